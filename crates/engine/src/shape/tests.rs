@@ -1,0 +1,159 @@
+//! Shape kernel tests: each form, wilds, and agreement with a slow reference on random hands.
+
+use super::*;
+use crate::tile::parse_tiles;
+
+fn counts(s: &str) -> TileCounts {
+    TileCounts::parse(s).expect("valid notation")
+}
+
+const ALL: Forms = Forms::STANDARD.with(Forms::SEVEN_PAIRS).with(Forms::THIRTEEN_ORPHANS);
+
+#[test]
+fn standard_wins() {
+    assert!(is_complete(&counts("123m456p789s11122z"), 0, Forms::STANDARD));
+    assert!(is_complete(&counts("11122233344455m"), 0, Forms::STANDARD));
+    assert!(is_complete(&counts("11122233344456m"), 0, Forms::STANDARD));
+    assert!(!is_complete(&counts("12345678m123p11z9s"), 0, Forms::STANDARD));
+    assert!(is_complete(&counts("55m"), 4, Forms::STANDARD));
+    assert!(is_complete(&counts("23455m"), 3, Forms::STANDARD));
+    assert!(!is_complete(&counts("1z2z"), 4, Forms::STANDARD));
+    assert!(!is_complete(&counts("1133557799m1133p"), 0, Forms::STANDARD));
+    assert!(is_complete(&counts("1133557799m1133p"), 0, Forms::SEVEN_PAIRS));
+    assert!(is_complete(&counts("11112233445566m"), 0, Forms::SEVEN_PAIRS), "four as two pairs");
+    assert!(is_complete(&counts("19m19p19s12345677z"), 0, ALL));
+    assert!(!is_complete(&counts("19m19p19s12345677z"), 0, Forms::STANDARD));
+}
+
+#[test]
+fn knitted_wins() {
+    // 全不靠: 147m 258p 369s + five honors.
+    assert!(is_complete(&counts("147m258p369s12345z"), 0, Forms::KNITTED));
+    // 组合龙 + 123s + 55z.
+    assert!(is_complete(&counts("147m258p369s123s55z"), 0, Forms::KNITTED));
+    assert!(is_complete(&counts("147m258p369s55z"), 1, Forms::KNITTED));
+    assert!(!is_complete(&counts("147m258p369s55z"), 1, Forms::STANDARD));
+}
+
+#[test]
+fn waits_and_shanten() {
+    let w = waits(&counts("1112345678999m"), 0, Forms::STANDARD);
+    assert_eq!(w.len(), 9, "nine gates waits on all nine");
+    let w = waits(&counts("123m456p789s1122z"), 0, Forms::STANDARD);
+    assert_eq!(w, parse_tiles("1z2z").expect("ok").into_iter().collect());
+    let w = waits(&counts("1m9m1p9p1s9s1234567z"), 0, ALL);
+    assert_eq!(w.len(), 13);
+    assert!(waits(&counts("1111m"), 3, Forms::STANDARD).is_empty(), "no fifth 1m");
+    assert_eq!(waits(&counts("1112m"), 3, Forms::STANDARD).len(), 2);
+    assert_eq!(shanten(&counts("123m456p789s1122z"), 0, Forms::STANDARD), 0);
+    assert_eq!(shanten(&counts("123m456p789s11223z"), 0, Forms::STANDARD), -1 + 1);
+    assert_eq!(shanten(&counts("159m159p159s1357z"), 0, Forms::STANDARD), 8);
+    assert_eq!(shanten(&counts("1133557799m1133p"), 0, Forms::SEVEN_PAIRS), 0);
+}
+
+#[test]
+fn wilds_fill_missing_tiles() {
+    // One declared meld; the wild is the second 1z.
+    assert!(is_complete_with_wilds(&counts("123m456p789s1z"), 1, 1, Forms::STANDARD));
+    assert!(!is_complete_with_wilds(&counts("123m456p789s1z2z"), 0, 1, Forms::STANDARD));
+    assert!(is_complete_with_wilds(&counts("13m456p789s1z"), 2, 1, Forms::STANDARD));
+    assert_eq!(shanten_with_wilds(&counts("13m456p789s1z"), 1, 1, Forms::STANDARD), 0);
+    let w = waits_with_wilds(&counts("456p789s"), 1, 2, Forms::STANDARD);
+    assert!(w.len() >= 30, "a wild plus a single honor waits on almost anything: {w:?}");
+}
+
+#[test]
+fn decompositions_enumerate_every_reading() {
+    let d = decompositions(&counts("11122233344m"));
+    // 111 222 333 44 and 123 123 123 44
+    // and 11 123 234 234
+    assert_eq!(d.len(), 3, "{d:?}");
+    assert!(decompositions(&counts("12345678m123p11z9s")).is_empty());
+}
+
+/// A slow, obviously correct recursive check of the standard form.
+fn reference_complete(c: &mut TileCounts, need_pair: bool) -> bool {
+    let Some(i) = (0..34).find(|&i| c.0[i] > 0) else { return !need_pair };
+    if need_pair && c.0[i] >= 2 {
+        c.0[i] -= 2;
+        let ok = reference_complete(c, false);
+        c.0[i] += 2;
+        if ok {
+            return true;
+        }
+    }
+    if c.0[i] >= 3 {
+        c.0[i] -= 3;
+        let ok = reference_complete(c, need_pair);
+        c.0[i] += 3;
+        if ok {
+            return true;
+        }
+    }
+    if i < 27 && i % 9 <= 6 && c.0[i + 1] > 0 && c.0[i + 2] > 0 {
+        for j in i..i + 3 {
+            c.0[j] -= 1;
+        }
+        let ok = reference_complete(c, need_pair);
+        for j in i..i + 3 {
+            c.0[j] += 1;
+        }
+        if ok {
+            return true;
+        }
+    }
+    false
+}
+
+/// A small xorshift so the test needs no RNG crate and stays deterministic.
+fn xorshift(state: &mut u64) -> u64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    *state
+}
+
+fn random_hand(state: &mut u64, n: usize, kinds: u64) -> TileCounts {
+    let mut c = TileCounts::new();
+    let mut placed = 0;
+    while placed < n {
+        let i = (xorshift(state) % kinds) as usize;
+        if c.0[i] < 4 {
+            c.0[i] += 1;
+            placed += 1;
+        }
+    }
+    c
+}
+
+#[test]
+fn table_agrees_with_reference_on_random_hands() {
+    let mut state = 0x9E37_79B9_7F4A_7C15;
+    for round in 0..20_000 {
+        // Dense hands in one or two suits complete often enough to test both answers.
+        let kinds = if round % 2 == 0 { 9 } else { 18 };
+        let mut c = random_hand(&mut state, 14, kinds);
+        let fast = is_complete(&c, 0, Forms::STANDARD);
+        assert_eq!(fast, reference_complete(&mut c, true), "{c}");
+        assert_eq!(fast, standard_distance(&c, 4) == 0, "{c}");
+        // Waits agree with adding each tile and checking.
+        c.remove(c.to_tiles()[0]);
+        let w = waits(&c, 0, Forms::STANDARD);
+        for t in Tile::playing() {
+            let mut h = c;
+            if h.get(t) >= 4 {
+                assert!(!w.contains(t));
+                continue;
+            }
+            h.add(t);
+            assert_eq!(w.contains(t), reference_complete(&mut h, true), "{c} + {t}");
+        }
+        // A hand with waits is ready; one without is not, unless it waits on a fifth copy.
+        let sh = shanten(&c, 0, Forms::STANDARD);
+        if w.is_empty() {
+            assert!(sh >= 0, "{c}");
+        } else {
+            assert_eq!(sh, 0, "{c}");
+        }
+    }
+}
