@@ -1,1 +1,49 @@
-fn main() {}
+//! `mahjong`: the command-line face of the engine.
+//!
+//! - `mahjong settle` scores finished hands in the JSON Lines format of
+//!   `shared/conformance/README.md`.
+//! - `mahjong simulate` plays whole hands with the built-in greedy policy and reports speed and
+//!   outcome statistics.
+//! - `mahjong replay` replays a hand record and prints its settlement.
+
+mod replay;
+mod settle;
+mod simulate;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Authoritative Chinese mahjong: rules engine tools.
+#[derive(Parser, Debug)]
+#[command(name = "mahjong", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Settle finished hands: JSON Lines in, one result line per input line out.
+    Settle(settle::Args),
+    /// Play whole hands with the built-in policy and report statistics.
+    Simulate(simulate::Args),
+    /// Replay a hand record (JSON) and print its settlement.
+    Replay(replay::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Settle(args) => settle::run(&args),
+        Command::Simulate(args) => simulate::run(&args),
+        Command::Replay(args) => replay::run(&args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("mahjong: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

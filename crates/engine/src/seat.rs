@@ -89,7 +89,8 @@ impl Wind {
     /// The honor tile of this wind (`1z`..`4z`).
     pub fn tile(self) -> crate::Tile {
         let rank = self as u8 + 1;
-        crate::Tile::new(crate::Suit::Honor, rank).unwrap_or_else(|| unreachable!("winds are 1z..4z"))
+        crate::Tile::new(crate::Suit::Honor, rank)
+            .unwrap_or_else(|| unreachable!("winds are 1z..4z"))
     }
 
     /// The next wind in round order.

@@ -101,7 +101,9 @@ impl FromStr for Suit {
                 input: s.to_owned(),
                 letter: c,
             }),
-            _ => Err(TileParseError::NotASuit { input: s.to_owned() }),
+            _ => Err(TileParseError::NotASuit {
+                input: s.to_owned(),
+            }),
         }
     }
 }
@@ -218,7 +220,10 @@ impl FromStr for Tile {
         let tiles = parse_tiles(s)?;
         match tiles.as_slice() {
             [t] => Ok(*t),
-            _ => Err(TileParseError::NotOneTile { input: s.to_owned(), count: tiles.len() }),
+            _ => Err(TileParseError::NotOneTile {
+                input: s.to_owned(),
+                count: tiles.len(),
+            }),
         }
     }
 }
@@ -321,14 +326,25 @@ pub fn parse_tiles(input: &str) -> Result<Vec<Tile>, TileParseError> {
         let suit = match Suit::from_letter(c) {
             Some(suit) => suit,
             None if c.is_ascii_alphabetic() => {
-                return Err(TileParseError::UnknownSuit { input: input.to_owned(), letter: c });
+                return Err(TileParseError::UnknownSuit {
+                    input: input.to_owned(),
+                    letter: c,
+                });
             }
             None => {
-                return Err(TileParseError::Unexpected { input: input.to_owned(), found: c, at });
+                return Err(TileParseError::Unexpected {
+                    input: input.to_owned(),
+                    found: c,
+                    at,
+                });
             }
         };
         if pending.is_empty() {
-            return Err(TileParseError::EmptyGroup { input: input.to_owned(), suit: c, at });
+            return Err(TileParseError::EmptyGroup {
+                input: input.to_owned(),
+                suit: c,
+                at,
+            });
         }
         for &rank in &pending {
             let tile = Tile::new(suit, rank).ok_or(TileParseError::BadRank {
@@ -342,7 +358,10 @@ pub fn parse_tiles(input: &str) -> Result<Vec<Tile>, TileParseError> {
     }
     if !pending.is_empty() {
         let digits = pending.iter().map(|d| char::from(b'0' + d)).collect();
-        return Err(TileParseError::MissingSuit { input: input.to_owned(), digits });
+        return Err(TileParseError::MissingSuit {
+            input: input.to_owned(),
+            digits,
+        });
     }
     Ok(out)
 }
@@ -377,13 +396,34 @@ mod tests {
 
     #[test]
     fn bad_notation_is_named() {
-        assert!(matches!(parse_tiles("12x"), Err(TileParseError::UnknownSuit { letter: 'x', .. })));
-        assert!(matches!(parse_tiles("8z"), Err(TileParseError::BadRank { rank: 8, .. })));
-        assert!(matches!(parse_tiles("0m"), Err(TileParseError::BadRank { rank: 0, .. })));
-        assert!(matches!(parse_tiles("12"), Err(TileParseError::MissingSuit { .. })));
-        assert!(matches!(parse_tiles("m"), Err(TileParseError::EmptyGroup { .. })));
-        assert!(matches!(parse_tiles("1m,"), Err(TileParseError::Unexpected { found: ',', .. })));
-        assert!(matches!("1m2m".parse::<Tile>(), Err(TileParseError::NotOneTile { count: 2, .. })));
+        assert!(matches!(
+            parse_tiles("12x"),
+            Err(TileParseError::UnknownSuit { letter: 'x', .. })
+        ));
+        assert!(matches!(
+            parse_tiles("8z"),
+            Err(TileParseError::BadRank { rank: 8, .. })
+        ));
+        assert!(matches!(
+            parse_tiles("0m"),
+            Err(TileParseError::BadRank { rank: 0, .. })
+        ));
+        assert!(matches!(
+            parse_tiles("12"),
+            Err(TileParseError::MissingSuit { .. })
+        ));
+        assert!(matches!(
+            parse_tiles("m"),
+            Err(TileParseError::EmptyGroup { .. })
+        ));
+        assert!(matches!(
+            parse_tiles("1m,"),
+            Err(TileParseError::Unexpected { found: ',', .. })
+        ));
+        assert!(matches!(
+            "1m2m".parse::<Tile>(),
+            Err(TileParseError::NotOneTile { count: 2, .. })
+        ));
     }
 
     #[test]

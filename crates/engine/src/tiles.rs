@@ -92,7 +92,9 @@ impl TileCounts {
 
     /// The tiles held, sorted, each copy listed.
     pub fn to_tiles(&self) -> Vec<Tile> {
-        Tile::playing().flat_map(|t| std::iter::repeat_n(t, usize::from(self.get(t)))).collect()
+        Tile::playing()
+            .flat_map(|t| std::iter::repeat_n(t, usize::from(self.get(t))))
+            .collect()
     }
 
     /// The kinds held at least once.

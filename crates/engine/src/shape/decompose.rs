@@ -70,13 +70,18 @@ fn split_sets(
     out: &mut Vec<Decomposition>,
 ) {
     let Some(i) = (from..Tile::PLAYING_KINDS).find(|&i| c.0[i] > 0) else {
-        out.push(Decomposition { sets: sets.clone(), pair });
+        out.push(Decomposition {
+            sets: sets.clone(),
+            pair,
+        });
         return;
     };
     if sets.is_full() {
         return;
     }
-    let Some(t) = Tile::from_index(i as u8) else { return };
+    let Some(t) = Tile::from_index(i as u8) else {
+        return;
+    };
     if c.0[i] >= 3 {
         c.0[i] -= 3;
         sets.push(Set::Pung(t));
@@ -84,7 +89,9 @@ fn split_sets(
         sets.pop();
         c.0[i] += 3;
     }
-    let run = t.succ_in_run().and_then(|b| b.succ_in_run().map(|c3| (b, c3)));
+    let run = t
+        .succ_in_run()
+        .and_then(|b| b.succ_in_run().map(|c3| (b, c3)));
     if let Some((b, c3)) = run {
         if c[b] > 0 && c[c3] > 0 {
             c.0[i] -= 1;

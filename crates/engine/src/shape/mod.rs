@@ -138,7 +138,9 @@ pub fn is_complete(c: &TileCounts, melds: u8, forms: Forms) -> bool {
         || (melds == 0
             && forms.contains(Forms::THIRTEEN_ORPHANS)
             && special::thirteen_orphans_distance(c) == 0)
-        || (melds <= 1 && forms.contains(Forms::KNITTED) && special::knitted_distance(c, melds) == 0)
+        || (melds <= 1
+            && forms.contains(Forms::KNITTED)
+            && special::knitted_distance(c, melds) == 0)
 }
 
 /// The standard form: every numbered suit splits exactly, honors are pungs and at most one pair,
@@ -201,7 +203,11 @@ pub fn shanten_with_wilds(c: &TileCounts, wilds: u8, melds: u8, forms: Forms) ->
 /// A kind the hand already holds four of is never a wait: no fifth copy exists. Standard-form
 /// waits update one suit's key per candidate instead of re-checking the whole hand.
 pub fn waits(c: &TileCounts, melds: u8, forms: Forms) -> TileSet {
-    let mut out = if forms.contains(Forms::STANDARD) { standard_waits(c) } else { TileSet::EMPTY };
+    let mut out = if forms.contains(Forms::STANDARD) {
+        standard_waits(c)
+    } else {
+        TileSet::EMPTY
+    };
     if melds <= 1 && forms != Forms::STANDARD {
         let special = forms.with(Forms::STANDARD).0 ^ Forms::STANDARD.0;
         if special != 0 {

@@ -38,7 +38,14 @@ pub(super) fn thirteen_orphans_distance(c: &TileCounts) -> u8 {
 
 /// The six knitted straights: 147, 258 and 369 spread over the three suits, as rank offsets
 /// (0-based) for 万, 筒, 条.
-const KNITS: [[usize; 3]; 6] = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+const KNITS: [[usize; 3]; 6] = [
+    [0, 1, 2],
+    [0, 2, 1],
+    [1, 0, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [2, 1, 0],
+];
 
 /// The knitted hands: 全不靠 (fourteen distinct tiles from one knitted straight and the honors,
 /// 七星不靠 included) when nothing is declared, and 组合龙 (a whole knitted straight plus one set

@@ -58,7 +58,11 @@ pub(crate) fn tables() -> &'static Tables {
                 }
             })
             .collect();
-        Tables { suit, honor, suit_complete }
+        Tables {
+            suit,
+            honor,
+            suit_complete,
+        }
     })
 }
 
@@ -100,7 +104,8 @@ fn build(len: usize, runs: bool) -> Vec<Distances> {
                         if here > 4 || pung + k > 4 {
                             break;
                         }
-                        let cost = here.saturating_sub(h0) + k.saturating_sub(h1) + k.saturating_sub(h2);
+                        let cost =
+                            here.saturating_sub(h0) + k.saturating_sub(h1) + k.saturating_sub(h2);
                         let child_key = if k == 0 {
                             rest
                         } else {
@@ -164,7 +169,11 @@ mod tests {
     use super::*;
 
     fn key(pattern: &[u8]) -> usize {
-        pattern.iter().enumerate().map(|(i, &c)| c as usize * POW5[i] as usize).sum()
+        pattern
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| c as usize * POW5[i] as usize)
+            .sum()
     }
 
     #[test]

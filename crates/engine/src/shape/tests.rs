@@ -7,30 +7,63 @@ fn counts(s: &str) -> TileCounts {
     TileCounts::parse(s).expect("valid notation")
 }
 
-const ALL: Forms = Forms::STANDARD.with(Forms::SEVEN_PAIRS).with(Forms::THIRTEEN_ORPHANS);
+const ALL: Forms = Forms::STANDARD
+    .with(Forms::SEVEN_PAIRS)
+    .with(Forms::THIRTEEN_ORPHANS);
 
 #[test]
 fn standard_wins() {
-    assert!(is_complete(&counts("123m456p789s11122z"), 0, Forms::STANDARD));
+    assert!(is_complete(
+        &counts("123m456p789s11122z"),
+        0,
+        Forms::STANDARD
+    ));
     assert!(is_complete(&counts("11122233344455m"), 0, Forms::STANDARD));
     assert!(is_complete(&counts("11122233344456m"), 0, Forms::STANDARD));
-    assert!(!is_complete(&counts("12345678m123p11z9s"), 0, Forms::STANDARD));
+    assert!(!is_complete(
+        &counts("12345678m123p11z9s"),
+        0,
+        Forms::STANDARD
+    ));
     assert!(is_complete(&counts("55m"), 4, Forms::STANDARD));
     assert!(is_complete(&counts("23455m"), 3, Forms::STANDARD));
     assert!(!is_complete(&counts("1z2z"), 4, Forms::STANDARD));
-    assert!(!is_complete(&counts("1133557799m1133p"), 0, Forms::STANDARD));
-    assert!(is_complete(&counts("1133557799m1133p"), 0, Forms::SEVEN_PAIRS));
-    assert!(is_complete(&counts("11112233445566m"), 0, Forms::SEVEN_PAIRS), "four as two pairs");
+    assert!(!is_complete(
+        &counts("1133557799m1133p"),
+        0,
+        Forms::STANDARD
+    ));
+    assert!(is_complete(
+        &counts("1133557799m1133p"),
+        0,
+        Forms::SEVEN_PAIRS
+    ));
+    assert!(
+        is_complete(&counts("11112233445566m"), 0, Forms::SEVEN_PAIRS),
+        "four as two pairs"
+    );
     assert!(is_complete(&counts("19m19p19s12345677z"), 0, ALL));
-    assert!(!is_complete(&counts("19m19p19s12345677z"), 0, Forms::STANDARD));
+    assert!(!is_complete(
+        &counts("19m19p19s12345677z"),
+        0,
+        Forms::STANDARD
+    ));
 }
 
 #[test]
 fn knitted_wins() {
     // 全不靠: 147m 258p 369s + five honors.
-    assert!(is_complete(&counts("147m258p369s12345z"), 0, Forms::KNITTED));
+    assert!(is_complete(
+        &counts("147m258p369s12345z"),
+        0,
+        Forms::KNITTED
+    ));
     // 组合龙 + 123s + 55z.
-    assert!(is_complete(&counts("147m258p369s123s55z"), 0, Forms::KNITTED));
+    assert!(is_complete(
+        &counts("147m258p369s123s55z"),
+        0,
+        Forms::KNITTED
+    ));
     assert!(is_complete(&counts("147m258p369s55z"), 1, Forms::KNITTED));
     assert!(!is_complete(&counts("147m258p369s55z"), 1, Forms::STANDARD));
 }
@@ -43,23 +76,53 @@ fn waits_and_shanten() {
     assert_eq!(w, parse_tiles("1z2z").expect("ok").into_iter().collect());
     let w = waits(&counts("1m9m1p9p1s9s1234567z"), 0, ALL);
     assert_eq!(w.len(), 13);
-    assert!(waits(&counts("1111m"), 3, Forms::STANDARD).is_empty(), "no fifth 1m");
+    assert!(
+        waits(&counts("1111m"), 3, Forms::STANDARD).is_empty(),
+        "no fifth 1m"
+    );
     assert_eq!(waits(&counts("1112m"), 3, Forms::STANDARD).len(), 2);
     assert_eq!(shanten(&counts("123m456p789s1122z"), 0, Forms::STANDARD), 0);
-    assert_eq!(shanten(&counts("123m456p789s11223z"), 0, Forms::STANDARD), -1 + 1);
+    assert_eq!(
+        shanten(&counts("123m456p789s11223z"), 0, Forms::STANDARD),
+        -1 + 1
+    );
     assert_eq!(shanten(&counts("159m159p159s1357z"), 0, Forms::STANDARD), 8);
-    assert_eq!(shanten(&counts("1133557799m1133p"), 0, Forms::SEVEN_PAIRS), 0);
+    assert_eq!(
+        shanten(&counts("1133557799m113p"), 0, Forms::SEVEN_PAIRS),
+        0
+    );
 }
 
 #[test]
 fn wilds_fill_missing_tiles() {
     // One declared meld; the wild is the second 1z.
-    assert!(is_complete_with_wilds(&counts("123m456p789s1z"), 1, 1, Forms::STANDARD));
-    assert!(!is_complete_with_wilds(&counts("123m456p789s1z2z"), 0, 1, Forms::STANDARD));
-    assert!(is_complete_with_wilds(&counts("13m456p789s1z"), 2, 1, Forms::STANDARD));
-    assert_eq!(shanten_with_wilds(&counts("13m456p789s1z"), 1, 1, Forms::STANDARD), 0);
+    assert!(is_complete_with_wilds(
+        &counts("123m456p789s1z"),
+        1,
+        1,
+        Forms::STANDARD
+    ));
+    assert!(!is_complete_with_wilds(
+        &counts("123m456p789s1z2z"),
+        0,
+        1,
+        Forms::STANDARD
+    ));
+    assert!(is_complete_with_wilds(
+        &counts("13m456p789s1z"),
+        2,
+        1,
+        Forms::STANDARD
+    ));
+    assert_eq!(
+        shanten_with_wilds(&counts("13m456p789s1z"), 1, 1, Forms::STANDARD),
+        0
+    );
     let w = waits_with_wilds(&counts("456p789s"), 1, 2, Forms::STANDARD);
-    assert!(w.len() >= 30, "a wild plus a single honor waits on almost anything: {w:?}");
+    assert!(
+        w.len() >= 30,
+        "a wild plus a single honor waits on almost anything: {w:?}"
+    );
 }
 
 #[test]
@@ -73,7 +136,9 @@ fn decompositions_enumerate_every_reading() {
 
 /// A slow, obviously correct recursive check of the standard form.
 fn reference_complete(c: &mut TileCounts, need_pair: bool) -> bool {
-    let Some(i) = (0..34).find(|&i| c.0[i] > 0) else { return !need_pair };
+    let Some(i) = (0..34).find(|&i| c.0[i] > 0) else {
+        return !need_pair;
+    };
     if need_pair && c.0[i] >= 2 {
         c.0[i] -= 2;
         let ok = reference_complete(c, false);

@@ -1,0 +1,49 @@
+//! `mahjong replay`: plays a hand record again and prints the settlement it reaches.
+
+use std::path::PathBuf;
+
+use anyhow::Context;
+use engine::record::HandRecord;
+
+/// Arguments of `mahjong replay`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// A hand record (JSON), as written by `mahjong simulate --record`.
+    #[arg(value_name = "FILE")]
+    record: PathBuf,
+}
+
+/// Runs the command.
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    let text = std::fs::read_to_string(&args.record)
+        .with_context(|| format!("cannot read {}", args.record.display()))?;
+    let record: HandRecord = serde_json::from_str(&text).context("not a hand record")?;
+    let game = record.replay()?;
+    match game.settlement() {
+        Some(st) => {
+            let wins: Vec<String> = game
+                .wins()
+                .iter()
+                .map(|w| match w.from {
+                    Some(f) => format!("seat {} wins on {} from seat {f}", w.seat, w.tile),
+                    None => format!("seat {} self-draws {}", w.seat, w.tile),
+                })
+                .collect();
+            println!(
+                "{}",
+                serde_json::json!({
+                    "ruleset": record.ruleset,
+                    "seed": record.seed,
+                    "actions": record.actions.len(),
+                    "wins": wins,
+                    "deltas": st.deltas.0,
+                })
+            );
+            Ok(())
+        }
+        None => anyhow::bail!(
+            "the record stops before the hand ends ({} actions)",
+            record.actions.len()
+        ),
+    }
+}

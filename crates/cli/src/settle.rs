@@ -1,0 +1,62 @@
+//! `mahjong settle`: one result line per input line, errors included, in input order.
+
+use std::fs::File;
+use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::path::PathBuf;
+
+use anyhow::Context;
+use engine::format::{SettleInput, SettleOutput, serde_json_id::Id, settle_line};
+
+/// Arguments of `mahjong settle`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Input file (JSON Lines); standard input when absent or `-`.
+    #[arg(value_name = "FILE")]
+    input: Option<PathBuf>,
+    /// Output file; standard output when absent.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+}
+
+/// Runs the command.
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    let input: Box<dyn BufRead> = match &args.input {
+        Some(p) if p.as_os_str() != "-" => Box::new(BufReader::new(
+            File::open(p).with_context(|| format!("cannot open {}", p.display()))?,
+        )),
+        _ => Box::new(BufReader::new(std::io::stdin())),
+    };
+    let out: Box<dyn Write> = match &args.output {
+        Some(p) => {
+            Box::new(File::create(p).with_context(|| format!("cannot create {}", p.display()))?)
+        }
+        None => Box::new(std::io::stdout()),
+    };
+    let mut out = BufWriter::new(out);
+    for (n, line) in input.lines().enumerate() {
+        let line = line.with_context(|| format!("cannot read line {}", n + 1))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let result = settle_text(&line);
+        serde_json::to_writer(&mut out, &result)?;
+        out.write_all(b"\n")?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// Settles one line of text; a line that is not valid JSON of the format is refused with its id
+/// when one can be read.
+pub fn settle_text(line: &str) -> SettleOutput {
+    match serde_json::from_str::<SettleInput>(line) {
+        Ok(input) => settle_line(&input),
+        Err(e) => {
+            let id = serde_json::from_str::<serde_json::Value>(line)
+                .ok()
+                .and_then(|v| v.get("id").cloned())
+                .and_then(|id| serde_json::from_value::<Id>(id).ok());
+            SettleOutput::refused(id, "bad_json", e.to_string())
+        }
+    }
+}

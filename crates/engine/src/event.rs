@@ -1,0 +1,134 @@
+//! Events a hand emits, each with the audience allowed to see it.
+//!
+//! Hidden information is decided here, once: a tile drawn is told to its drawer only, the
+//! others hear that a draw happened; a concealed kong's kind is told to its owner only. The
+//! server sends each seat exactly the events whose audience includes it.
+
+use crate::meld::Meld;
+use crate::seat::{BySeat, Seat, Wind};
+use crate::settle::{Settlement, Win};
+use crate::tile::{Suit, Tile};
+
+/// Who may see an event.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Audience {
+    /// Every seat and spectators.
+    Everyone,
+    /// One seat only.
+    Seat(Seat),
+    /// Everyone except one seat (the public twin of a private event).
+    AllBut(Seat),
+}
+
+impl Audience {
+    /// Whether `seat` may see the event.
+    pub fn includes(self, seat: Seat) -> bool {
+        match self {
+            Audience::Everyone => true,
+            Audience::Seat(s) => s == seat,
+            Audience::AllBut(s) => s != seat,
+        }
+    }
+}
+
+/// One event and its audience.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Event {
+    /// Who may see it.
+    pub audience: Audience,
+    /// What happened.
+    pub kind: EventKind,
+}
+
+/// What happened.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum EventKind {
+    /// A hand began.
+    HandStarted {
+        /// The dealer.
+        dealer: Seat,
+        /// The prevalent wind.
+        round_wind: Wind,
+        /// The dice.
+        dice: [u8; 2],
+        /// Tiles in the wall after the deal.
+        wall: usize,
+    },
+    /// A seat's dealt tiles (to that seat).
+    Dealt {
+        /// The seat.
+        seat: Seat,
+        /// Its tiles.
+        tiles: Vec<Tile>,
+    },
+    /// How many tiles a seat was dealt (to the others).
+    DealtHidden {
+        /// The seat.
+        seat: Seat,
+        /// How many.
+        count: usize,
+    },
+    /// A flower was set aside and replaced; flowers are public.
+    FlowerReplaced {
+        /// The seat.
+        seat: Seat,
+        /// The flower.
+        flower: Tile,
+    },
+    /// A draw; `tile` only in the drawer's copy.
+    Drew {
+        /// The drawer.
+        seat: Seat,
+        /// The tile, for the drawer.
+        tile: Option<Tile>,
+        /// Whether it was a replacement draw.
+        replacement: bool,
+    },
+    /// A seat's own 定缺 choice (to that seat until all have chosen).
+    VoidChosen {
+        /// The seat.
+        seat: Seat,
+        /// The suit.
+        suit: Suit,
+    },
+    /// Every seat's 定缺, revealed together.
+    VoidsRevealed {
+        /// Each seat's void.
+        voids: BySeat<Option<Suit>>,
+    },
+    /// A discard.
+    Discarded {
+        /// The discarder.
+        seat: Seat,
+        /// The tile.
+        tile: Tile,
+    },
+    /// A seat declined what it was offered (to that seat).
+    Passed {
+        /// The seat.
+        seat: Seat,
+    },
+    /// A claimed or declared meld; a concealed kong's kind only in the owner's copy.
+    Melded {
+        /// The seat.
+        seat: Seat,
+        /// The meld (for others, a concealed kong shows as `None`).
+        meld: Option<Meld>,
+    },
+    /// A win; the winner's concealed tiles are shown.
+    Won {
+        /// The win.
+        win: Win,
+        /// The winner's concealed tiles, without the winning tile.
+        concealed: Vec<Tile>,
+    },
+    /// The hand ended; every hand is shown.
+    HandEnded {
+        /// True when the wall ran out (a drawn hand or 血战 end of wall).
+        exhausted: bool,
+        /// Each seat's concealed tiles.
+        hands: BySeat<Vec<Tile>>,
+        /// The settlement.
+        settlement: Box<Settlement>,
+    },
+}

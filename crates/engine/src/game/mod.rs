@@ -1,0 +1,572 @@
+//! The hand state machine: one path for every change.
+//!
+//! [`Game::legal_actions`] lists what a seat may do now; [`Game::apply`] either performs one of
+//! those actions and returns the events it caused, or returns [`GameError::IllegalAction`] and
+//! changes nothing. Server validation, bots, the CLI and replays all go through these two calls.
+//! Draws, flower replacements and kong replacements are performed by the engine itself.
+//!
+//! The shared flow (deal, 定缺, draw, discard, the claim window with priorities, chow, pung,
+//! kongs and replacements, robbing an added kong, multi-win or head bump, 血战 play-on,
+//! exhaustive draw) lives here once; the rule family answers the questions that differ through
+//! [`crate::ruleset::Rules`].
+
+mod claims;
+mod finish;
+mod turn;
+
+use arrayvec::ArrayVec;
+use thiserror::Error;
+
+use crate::action::Action;
+use crate::event::{Audience, Event, EventKind};
+use crate::ruleset::{Ruleset, WinCheck};
+use crate::seat::{BySeat, Seat, SeatSet, Wind};
+use crate::settle::{Carried, PlacedMeld, SeatHand, SettleError, Settlement, Win, WinFlags};
+use crate::tile::{Suit, Tile};
+use crate::tiles::TileCounts;
+use crate::view::SeatView;
+use crate::wall::{SeededRng, Wall};
+
+pub use claims::ClaimWindow;
+
+/// A list of legal actions; a seat never has more than this many choices.
+pub type ActionList = Vec<Action>;
+
+/// Why an action was refused. The game is unchanged after any error.
+#[derive(Clone, PartialEq, Eq, Debug, Error)]
+pub enum GameError {
+    /// The action is not among the seat's legal actions now.
+    #[error("seat {seat} may not {action} now (legal: {legal})")]
+    IllegalAction {
+        /// The seat.
+        seat: Seat,
+        /// The refused action.
+        action: Action,
+        /// What the seat may do instead, in words.
+        legal: String,
+    },
+    /// The seat is not at this table.
+    #[error("seat {0} is not at this table")]
+    NoSuchSeat(Seat),
+    /// The hand is over.
+    #[error("the hand is over")]
+    HandOver,
+    /// A settlement was asked of a hand still in play.
+    #[error("the hand is not finished")]
+    NotFinished,
+}
+
+/// Per-seat state during a hand.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct SeatState {
+    pub concealed: TileCounts,
+    pub melds: Vec<PlacedMeld>,
+    pub flowers: Vec<Tile>,
+    /// Discards still lying in front of the seat (claimed ones are taken away).
+    pub discards: Vec<Tile>,
+    pub void: Option<Suit>,
+    /// Set when the seat has won (血战: it then leaves play).
+    pub won: Option<Win>,
+    /// Whether this seat's winning tile is counted in the census (once per discard).
+    pub holds_win_tile: bool,
+    pub has_discarded: bool,
+    /// 过水: the value of a win this seat passed since its last draw.
+    pub passed_win: Option<i64>,
+    /// 漏胡: kinds this seat passed a win on since its last own move.
+    pub missed: crate::tiles::TileSet,
+}
+
+/// The phase of a hand. Each variant holds exactly what that phase needs.
+#[derive(Clone, Debug)]
+pub(crate) enum Phase {
+    /// 定缺: every seat chooses a void suit.
+    DeclareVoid,
+    /// A seat's own turn.
+    Turn(Turn),
+    /// Other seats may claim a discard or rob a kong.
+    Claims(Box<ClaimWindow>),
+    /// The hand is over.
+    Ended,
+}
+
+/// A seat's own turn.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Turn {
+    pub seat: Seat,
+    /// The tile just drawn (or dealt as the dealer's 14th); `None` after a claim.
+    pub drawn: Option<Tile>,
+    /// The draw was a kong replacement (杠上开花 possible, 杠上炮 on the discard).
+    pub after_kong: bool,
+    /// The draw emptied the live wall (海底).
+    pub last_tile: bool,
+    /// The live wall was within the forced-win zone when the tile was drawn.
+    pub forced_zone: bool,
+}
+
+/// One hand in play.
+#[derive(Clone, Debug)]
+pub struct Game {
+    ruleset: Ruleset,
+    seed: u64,
+    players: u8,
+    dealer: Seat,
+    round_wind: Wind,
+    dice: [u8; 2],
+    wall: Wall,
+    carried: Carried,
+    seats: BySeat<SeatState>,
+    phase: Phase,
+    /// No claim or kong has interrupted the first go-around yet.
+    untouched: bool,
+    kongs_made: u32,
+    wins: Vec<Win>,
+    events: Vec<Event>,
+    actions: Vec<(Seat, Action)>,
+    outcome: Option<Result<Settlement, SettleError>>,
+    exhausted: bool,
+    /// The dealer's 14th tile, its "draw" of the first turn (天胡).
+    opening_tile: Option<Tile>,
+}
+
+impl Game {
+    /// Deals a new hand: shuffles the wall from `seed`, rolls the dice, breaks the wall, deals
+    /// 13 tiles to each seat and a 14th to the dealer, and replaces flowers.
+    pub fn new(
+        ruleset: Ruleset,
+        seed: u64,
+        dealer: Seat,
+        round_wind: Wind,
+        carried: Carried,
+    ) -> Game {
+        let rules = ruleset.rules();
+        let players = rules.players();
+        let mut rng = SeededRng::new(seed);
+        let mut wall = Wall::shuffled(rules.tile_set(), &mut rng, rules.replacement_end());
+        let dice = [rng.die(), rng.die()];
+        wall.break_at(break_position(dice, rules.tile_set().len()));
+        wall.set_reserve(rules.reserve(0));
+        let mut game = Game {
+            ruleset,
+            seed,
+            players,
+            dealer,
+            round_wind,
+            dice,
+            wall,
+            carried,
+            seats: BySeat::default(),
+            phase: Phase::Ended,
+            untouched: true,
+            kongs_made: 0,
+            wins: Vec::new(),
+            events: Vec::new(),
+            actions: Vec::new(),
+            outcome: None,
+            exhausted: false,
+            opening_tile: None,
+        };
+        game.deal();
+        game
+    }
+
+    fn deal(&mut self) {
+        let order: Vec<Seat> = (0..self.players)
+            .map(|i| self.seat_after(self.dealer, i))
+            .collect();
+        let mut dealt: BySeat<Vec<Tile>> = BySeat::default();
+        for &s in &order {
+            for _ in 0..13 {
+                if let Some(t) = self.wall.draw() {
+                    dealt[s].push(t);
+                }
+            }
+        }
+        let fourteenth = self.wall.draw();
+        if let Some(t) = fourteenth {
+            dealt[self.dealer].push(t);
+        }
+        self.emit(
+            Audience::Everyone,
+            EventKind::HandStarted {
+                dealer: self.dealer,
+                round_wind: self.round_wind,
+                dice: self.dice,
+                wall: self.wall.remaining(),
+            },
+        );
+        for &s in &order {
+            for &t in &dealt[s] {
+                if t.is_flower() {
+                    self.seats[s].flowers.push(t);
+                } else {
+                    self.seats[s].concealed.add(t);
+                }
+            }
+            self.emit(
+                Audience::Seat(s),
+                EventKind::Dealt {
+                    seat: s,
+                    tiles: dealt[s].clone(),
+                },
+            );
+            self.emit(
+                Audience::AllBut(s),
+                EventKind::DealtHidden {
+                    seat: s,
+                    count: dealt[s].len(),
+                },
+            );
+        }
+        // 补花 after the deal, dealer first; a flower dealt as the 14th leaves the dealer with a
+        // replacement as its "drawn" tile.
+        let mut drawn = fourteenth.filter(|t| !t.is_flower());
+        for &s in &order {
+            let flowers: Vec<Tile> = dealt[s].iter().copied().filter(|t| t.is_flower()).collect();
+            for f in flowers {
+                self.emit(
+                    Audience::Everyone,
+                    EventKind::FlowerReplaced { seat: s, flower: f },
+                );
+                if let Some(t) = self.replacement_for(s) {
+                    if s == self.dealer {
+                        drawn = Some(t);
+                    }
+                }
+            }
+        }
+        self.opening_tile = drawn;
+        let first = Turn {
+            seat: self.dealer,
+            drawn,
+            after_kong: false,
+            last_tile: false,
+            forced_zone: false,
+        };
+        self.phase = if self.rules_declare_void() {
+            Phase::DeclareVoid
+        } else {
+            Phase::Turn(first)
+        };
+    }
+
+    fn rules_declare_void(&self) -> bool {
+        self.ruleset.rules().declares_void()
+    }
+
+    /// What `seat` may do now. Empty when it is not asked for anything.
+    pub fn legal_actions(&self, seat: Seat) -> ActionList {
+        if seat.index() >= usize::from(self.players) {
+            return Vec::new();
+        }
+        match &self.phase {
+            Phase::Ended => Vec::new(),
+            Phase::DeclareVoid => {
+                if self.seats[seat].void.is_some() {
+                    Vec::new()
+                } else {
+                    Suit::NUMBERED
+                        .iter()
+                        .map(|&suit| Action::DeclareVoid { suit })
+                        .collect()
+                }
+            }
+            Phase::Turn(turn) if turn.seat == seat => self.turn_actions(turn),
+            Phase::Turn(_) => Vec::new(),
+            Phase::Claims(window) => window.pending_options(seat),
+        }
+    }
+
+    /// Seats that currently have a decision to make.
+    pub fn to_act(&self) -> SeatSet {
+        self.table_seats()
+            .filter(|&s| !self.legal_actions(s).is_empty())
+            .collect()
+    }
+
+    /// Performs `action` for `seat`, returning the events it caused.
+    ///
+    /// # Errors
+    /// [`GameError`] when the action is not legal now; the game is then unchanged.
+    pub fn apply(&mut self, seat: Seat, action: Action) -> Result<Vec<Event>, GameError> {
+        if seat.index() >= usize::from(self.players) {
+            return Err(GameError::NoSuchSeat(seat));
+        }
+        if matches!(self.phase, Phase::Ended) {
+            return Err(GameError::HandOver);
+        }
+        let legal = self.legal_actions(seat);
+        if !legal.contains(&action) {
+            let legal = if legal.is_empty() {
+                "nothing: it is not this seat's decision".to_owned()
+            } else {
+                legal
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            return Err(GameError::IllegalAction {
+                seat,
+                action,
+                legal,
+            });
+        }
+        let first_new = self.events.len();
+        self.actions.push((seat, action));
+        match action {
+            Action::DeclareVoid { suit } => self.declare_void(seat, suit),
+            Action::Discard { tile } => self.discard(seat, tile),
+            Action::SelfDrawWin => self.self_draw_win(seat),
+            Action::ConcealedKong { tile } => self.concealed_kong(seat, tile),
+            Action::AddedKong { tile } => self.added_kong(seat, tile),
+            Action::Win
+            | Action::Pung
+            | Action::ExposedKong
+            | Action::Chow { .. }
+            | Action::Pass => self.respond(seat, action),
+        }
+        Ok(self.events[first_new..].to_vec())
+    }
+
+    fn declare_void(&mut self, seat: Seat, suit: Suit) {
+        self.seats[seat].void = Some(suit);
+        self.emit(Audience::Seat(seat), EventKind::VoidChosen { seat, suit });
+        if self.table_seats().all(|s| self.seats[s].void.is_some()) {
+            let voids = self.seats.map(|_, s| s.void);
+            self.emit(Audience::Everyone, EventKind::VoidsRevealed { voids });
+            let drawn = self.opening_tile;
+            self.phase = Phase::Turn(Turn {
+                seat: self.dealer,
+                drawn,
+                after_kong: false,
+                last_tile: false,
+                forced_zone: false,
+            });
+        }
+    }
+
+    // ----- shared helpers -------------------------------------------------------------------
+
+    pub(crate) fn emit(&mut self, audience: Audience, kind: EventKind) {
+        self.events.push(Event { audience, kind });
+    }
+
+    /// The seats at this table.
+    pub fn table_seats(&self) -> impl Iterator<Item = Seat> + use<> {
+        Seat::ALL.into_iter().take(usize::from(self.players))
+    }
+
+    fn seat_after(&self, seat: Seat, steps: u8) -> Seat {
+        let mut s = seat;
+        for _ in 0..steps {
+            s = s.next(self.players);
+        }
+        s
+    }
+
+    /// The next seat after `seat` that is still playing (not won).
+    fn next_in_play(&self, seat: Seat) -> Option<Seat> {
+        let mut s = seat;
+        for _ in 0..self.players {
+            s = s.next(self.players);
+            if self.seats[s].won.is_none() {
+                return Some(s);
+            }
+        }
+        None
+    }
+
+    /// Seats that have not won.
+    pub fn in_play(&self) -> SeatSet {
+        self.table_seats()
+            .filter(|&s| self.seats[s].won.is_none())
+            .collect()
+    }
+
+    /// Draws a replacement for a flower or kong, setting further flowers aside.
+    fn replacement_for(&mut self, seat: Seat) -> Option<Tile> {
+        loop {
+            let t = self.wall.draw_replacement()?;
+            if t.is_flower() {
+                self.seats[seat].flowers.push(t);
+                self.emit(
+                    Audience::Everyone,
+                    EventKind::FlowerReplaced { seat, flower: t },
+                );
+                continue;
+            }
+            self.seats[seat].concealed.add(t);
+            self.emit(
+                Audience::Seat(seat),
+                EventKind::Drew {
+                    seat,
+                    tile: Some(t),
+                    replacement: true,
+                },
+            );
+            self.emit(
+                Audience::AllBut(seat),
+                EventKind::Drew {
+                    seat,
+                    tile: None,
+                    replacement: true,
+                },
+            );
+            return Some(t);
+        }
+    }
+
+    /// The hand a win check sees for `seat`: its concealed tiles (without `tile` when the tile
+    /// is already in hand) and melds.
+    pub(crate) fn seat_hand(&self, seat: Seat, without: Option<Tile>) -> SeatHand {
+        let st = &self.seats[seat];
+        let mut concealed = st.concealed;
+        if let Some(t) = without {
+            concealed.remove(t);
+        }
+        SeatHand {
+            concealed,
+            melds: st.melds.clone(),
+            flowers: st.flowers.clone(),
+            void: st.void,
+        }
+    }
+
+    /// The family's verdict on a candidate win.
+    pub(crate) fn judge(&self, hand: &SeatHand, win: &Win) -> Option<i64> {
+        let check = WinCheck {
+            hand,
+            win,
+            dealer: self.dealer,
+            round_wind: self.round_wind,
+            players: self.players,
+            wild: None,
+        };
+        self.ruleset
+            .rules()
+            .evaluate_win(&check)
+            .ok()
+            .map(|s| s.value)
+    }
+
+    /// Flags common to every win at this moment.
+    pub(crate) fn base_flags(&self, seat: Seat, tile: Tile) -> WinFlags {
+        WinFlags {
+            first_turn: self.untouched && !self.seats[seat].has_discarded,
+            last_of_kind: self.visible_copies(tile) >= 3,
+            ..WinFlags::default()
+        }
+    }
+
+    /// Copies of `tile` visible to everyone: discards on the table and exposed melds.
+    fn visible_copies(&self, tile: Tile) -> usize {
+        let mut n = 0;
+        for s in self.table_seats() {
+            let st = &self.seats[s];
+            n += st.discards.iter().filter(|&&t| t == tile).count();
+            for m in &st.melds {
+                if !m.meld.is_concealed() {
+                    n += m.meld.tiles().iter().filter(|&&t| t == tile).count();
+                }
+            }
+        }
+        n
+    }
+
+    // ----- read access ----------------------------------------------------------------------
+
+    /// The ruleset.
+    pub fn ruleset(&self) -> &Ruleset {
+        &self.ruleset
+    }
+    /// The seed the hand was dealt from.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+    /// The dealer.
+    pub fn dealer(&self) -> Seat {
+        self.dealer
+    }
+    /// The prevalent wind.
+    pub fn round_wind(&self) -> Wind {
+        self.round_wind
+    }
+    /// The dice.
+    pub fn dice(&self) -> [u8; 2] {
+        self.dice
+    }
+    /// Seats at the table.
+    pub fn players(&self) -> u8 {
+        self.players
+    }
+    /// What carried into this hand.
+    pub fn carried(&self) -> &Carried {
+        &self.carried
+    }
+    /// Every event so far, with audiences.
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+    /// The events `seat` may see.
+    pub fn events_for(&self, seat: Seat) -> impl Iterator<Item = &Event> + '_ {
+        self.events
+            .iter()
+            .filter(move |e| e.audience.includes(seat))
+    }
+    /// Every accepted action, in order (with the seed, the whole record of the hand).
+    pub fn actions(&self) -> &[(Seat, Action)] {
+        &self.actions
+    }
+    /// The wins so far.
+    pub fn wins(&self) -> &[Win] {
+        &self.wins
+    }
+    /// Whether the hand is over.
+    pub fn is_over(&self) -> bool {
+        matches!(self.phase, Phase::Ended)
+    }
+    /// Whether the wall ran out.
+    pub fn is_exhausted(&self) -> bool {
+        self.exhausted
+    }
+    /// The settlement, once the hand is over.
+    pub fn settlement(&self) -> Option<&Settlement> {
+        self.outcome.as_ref().and_then(|o| o.as_ref().ok())
+    }
+    /// A settlement failure (an engine defect if it ever happens; kept, never panicked on).
+    pub fn settle_error(&self) -> Option<&SettleError> {
+        self.outcome.as_ref().and_then(|o| o.as_ref().err())
+    }
+    /// Tiles left in the live wall.
+    pub fn wall_drawable(&self) -> usize {
+        self.wall.drawable()
+    }
+    /// What `seat` may know now.
+    pub fn view(&self, seat: Seat) -> SeatView {
+        SeatView::of(self, seat)
+    }
+
+    /// The tile on offer in an open claim or robbing window.
+    pub fn offered_tile(&self) -> Option<Tile> {
+        match &self.phase {
+            Phase::Claims(w) => Some(w.tile),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn seat_state(&self, seat: Seat) -> &SeatState {
+        &self.seats[seat]
+    }
+}
+
+/// Where the live wall starts, from the dice: the sum picks a side counted from the dealer and
+/// then that many stacks into it, two tiles per stack.
+fn break_position(dice: [u8; 2], tiles: usize) -> usize {
+    let sum = usize::from(dice[0] + dice[1]);
+    let stacks_per_side = tiles / 8;
+    let side = (sum - 1) % 4;
+    ((side * stacks_per_side + sum) * 2) % tiles.max(1)
+}
+
+/// A list of up to eight claim options for one seat.
+pub(crate) type Options = ArrayVec<Action, 8>;

@@ -1,0 +1,292 @@
+//! A seat's own turn: drawing, discarding, kongs and the self-drawn win.
+
+use super::{Game, Phase, Turn};
+use crate::action::Action;
+use crate::event::{Audience, EventKind};
+use crate::game::claims::ClaimWindow;
+use crate::meld::{KongKind, Meld, MeldKind};
+use crate::seat::Seat;
+use crate::settle::{PlacedMeld, Win, WinFlags};
+use crate::tile::Tile;
+use crate::wall::ReplacementEnd;
+
+impl Game {
+    /// The actions of the seat whose turn it is.
+    pub(super) fn turn_actions(&self, turn: &Turn) -> Vec<Action> {
+        let seat = turn.seat;
+        let rules = self.ruleset.rules();
+        let st = &self.seats[seat];
+        let mut out = Vec::new();
+        if let Some(t) = turn.drawn {
+            let win = Win {
+                seat,
+                tile: t,
+                from: None,
+                flags: self.turn_flags(turn, t),
+            };
+            if self.judge(&self.seat_hand(seat, Some(t)), &win).is_some() {
+                // 最后四张: a ready player whose tile appears must win.
+                if turn.forced_zone {
+                    return vec![Action::SelfDrawWin];
+                }
+                out.push(Action::SelfDrawWin);
+            }
+        }
+        if self.can_replace() {
+            for t in Tile::playing() {
+                let may = rules.may_meld_suit(st.void, t.suit());
+                if st.concealed.get(t) == 4 && may {
+                    out.push(Action::ConcealedKong { tile: t });
+                }
+            }
+            for m in &st.melds {
+                if m.meld.kind == MeldKind::Pung && st.concealed.get(m.meld.tile) > 0 {
+                    out.push(Action::AddedKong { tile: m.meld.tile });
+                }
+            }
+        }
+        // 定缺: tiles of the void suit go first while any are held.
+        let void_held = st.void.filter(|&v| st.concealed.suit_total(v) > 0);
+        for t in st.concealed.kinds().iter() {
+            if void_held.is_none_or(|v| t.suit() == v) {
+                out.push(Action::Discard { tile: t });
+            }
+        }
+        out
+    }
+
+    fn turn_flags(&self, turn: &Turn, tile: Tile) -> WinFlags {
+        WinFlags {
+            kong_replacement: turn.after_kong,
+            last_tile: turn.last_tile,
+            ..self.base_flags(turn.seat, tile)
+        }
+    }
+
+    fn current_turn(&self) -> Option<Turn> {
+        match &self.phase {
+            Phase::Turn(t) => Some(*t),
+            _ => None,
+        }
+    }
+
+    /// Whether a kong's replacement tile can still be drawn.
+    pub(super) fn can_replace(&self) -> bool {
+        match self.ruleset.rules().replacement_end() {
+            ReplacementEnd::Live => self.wall.drawable() > 0,
+            ReplacementEnd::Tail => self.wall.remaining() > 0,
+        }
+    }
+
+    pub(super) fn discard(&mut self, seat: Seat, tile: Tile) {
+        let Some(turn) = self.current_turn() else {
+            return;
+        };
+        let st = &mut self.seats[seat];
+        st.concealed.remove(tile);
+        st.discards.push(tile);
+        st.has_discarded = true;
+        self.emit(Audience::Everyone, EventKind::Discarded { seat, tile });
+        let window = ClaimWindow::for_discard(self, seat, tile, turn.after_kong);
+        if window.is_empty() {
+            self.advance_from(seat);
+        } else {
+            self.phase = Phase::Claims(Box::new(window));
+        }
+    }
+
+    pub(super) fn self_draw_win(&mut self, seat: Seat) {
+        let Some(turn) = self.current_turn() else {
+            return;
+        };
+        let Some(tile) = turn.drawn else { return };
+        let win = Win {
+            seat,
+            tile,
+            from: None,
+            flags: self.turn_flags(&turn, tile),
+        };
+        self.seats[seat].concealed.remove(tile);
+        self.record_win(win, true);
+        self.after_wins(seat);
+    }
+
+    pub(super) fn concealed_kong(&mut self, seat: Seat, tile: Tile) {
+        for _ in 0..4 {
+            self.seats[seat].concealed.remove(tile);
+        }
+        let meld = Meld {
+            kind: MeldKind::Kong(KongKind::Concealed),
+            tile,
+            from: None,
+            claimed: None,
+        };
+        self.place_meld(seat, meld);
+        self.emit(
+            Audience::Seat(seat),
+            EventKind::Melded {
+                seat,
+                meld: Some(meld),
+            },
+        );
+        self.emit(
+            Audience::AllBut(seat),
+            EventKind::Melded { seat, meld: None },
+        );
+        self.replacement_turn(seat);
+    }
+
+    pub(super) fn added_kong(&mut self, seat: Seat, tile: Tile) {
+        let window = ClaimWindow::for_robbing(self, seat, tile);
+        if window.is_empty() {
+            self.complete_added_kong(seat, tile);
+        } else {
+            self.phase = Phase::Claims(Box::new(window));
+        }
+    }
+
+    /// Turns the pung into a kong once nobody robbed it, and draws the replacement.
+    pub(super) fn complete_added_kong(&mut self, seat: Seat, tile: Tile) {
+        self.seats[seat].concealed.remove(tile);
+        let in_play = self.in_play();
+        let Some(placed) = self.seats[seat]
+            .melds
+            .iter_mut()
+            .find(|m| m.meld.kind == MeldKind::Pung && m.meld.tile == tile)
+        else {
+            return;
+        };
+        placed.meld.kind = MeldKind::Kong(KongKind::Added);
+        placed.in_play = in_play;
+        let meld = placed.meld;
+        self.after_kong_declared();
+        self.emit(
+            Audience::Everyone,
+            EventKind::Melded {
+                seat,
+                meld: Some(meld),
+            },
+        );
+        self.replacement_turn(seat);
+    }
+
+    /// Adds a meld made now, recording who is still in play.
+    pub(super) fn place_meld(&mut self, seat: Seat, meld: Meld) {
+        let in_play = self.in_play();
+        self.seats[seat].melds.push(PlacedMeld { meld, in_play });
+        self.untouched = false;
+        if meld.is_kong() {
+            self.after_kong_declared();
+        }
+    }
+
+    fn after_kong_declared(&mut self) {
+        self.untouched = false;
+        self.kongs_made += 1;
+        let reserve = self.ruleset.rules().reserve(self.kongs_made);
+        self.wall.set_reserve(reserve);
+    }
+
+    /// The turn after a kong: a replacement draw.
+    pub(super) fn replacement_turn(&mut self, seat: Seat) {
+        let forced_zone = self.in_forced_zone();
+        match self.replacement_for(seat) {
+            None => self.finish(true),
+            Some(t) => {
+                self.phase = Phase::Turn(Turn {
+                    seat,
+                    drawn: Some(t),
+                    after_kong: true,
+                    last_tile: self.wall.drawable() == 0,
+                    forced_zone,
+                });
+            }
+        }
+    }
+
+    pub(super) fn in_forced_zone(&self) -> bool {
+        self.ruleset
+            .rules()
+            .forced_win_wall()
+            .is_some_and(|n| self.wall.drawable() <= n)
+    }
+
+    /// `seat` draws in turn; an empty live wall ends the hand.
+    pub(super) fn draw_turn(&mut self, seat: Seat) {
+        let st = &mut self.seats[seat];
+        st.passed_win = None;
+        st.missed = crate::tiles::TileSet::EMPTY;
+        let forced_zone = self.in_forced_zone();
+        let Some(mut tile) = self.wall.draw() else {
+            self.finish(true);
+            return;
+        };
+        if tile.is_flower() {
+            self.seats[seat].flowers.push(tile);
+            self.emit(
+                Audience::Everyone,
+                EventKind::FlowerReplaced { seat, flower: tile },
+            );
+            match self.replacement_for(seat) {
+                Some(t) => tile = t,
+                None => {
+                    self.finish(true);
+                    return;
+                }
+            }
+        } else {
+            self.seats[seat].concealed.add(tile);
+            self.emit(
+                Audience::Seat(seat),
+                EventKind::Drew {
+                    seat,
+                    tile: Some(tile),
+                    replacement: false,
+                },
+            );
+            self.emit(
+                Audience::AllBut(seat),
+                EventKind::Drew {
+                    seat,
+                    tile: None,
+                    replacement: false,
+                },
+            );
+        }
+        self.phase = Phase::Turn(Turn {
+            seat,
+            drawn: Some(tile),
+            after_kong: false,
+            last_tile: self.wall.drawable() == 0,
+            forced_zone,
+        });
+    }
+
+    /// After a discard nobody claimed: the next seat still in play draws.
+    pub(super) fn advance_from(&mut self, seat: Seat) {
+        match self.next_in_play(seat) {
+            Some(next) if next != seat => self.draw_turn(next),
+            _ => self.finish(false),
+        }
+    }
+
+    /// Records a win; `holds_tile` is false for the second and later winners of one discard.
+    pub(super) fn record_win(&mut self, win: Win, holds_tile: bool) {
+        let st = &mut self.seats[win.seat];
+        st.won = Some(win);
+        st.holds_win_tile = holds_tile;
+        let concealed = st.concealed.to_tiles();
+        self.wins.push(win);
+        self.emit(Audience::Everyone, EventKind::Won { win, concealed });
+    }
+
+    /// After wins: end the hand, or (血战) play on from the seat after `last_winner`.
+    pub(super) fn after_wins(&mut self, last_winner: Seat) {
+        let plays_on = self.ruleset.rules().plays_on_after_win();
+        if !plays_on || self.in_play().len() <= 1 {
+            self.finish(false);
+            return;
+        }
+        self.advance_from(last_winner);
+    }
+}

@@ -1,0 +1,87 @@
+//! The replay record of a hand: ruleset + options + seed + table state + actions.
+//!
+//! Replaying a record runs the same actions through [`Game::apply`], so it reproduces the same
+//! events and the same settlement, and rejects a tampered record with the first illegal action.
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::action::Action;
+use crate::game::{Game, GameError};
+use crate::ruleset::{OptionError, RawOptions, Ruleset, RulesetId};
+use crate::seat::{Seat, Wind};
+use crate::settle::Carried;
+
+/// A whole hand as data.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HandRecord {
+    /// The preset.
+    pub ruleset: RulesetId,
+    /// Its options.
+    pub options: RawOptions,
+    /// The seed of the wall and dice.
+    pub seed: u64,
+    /// The dealer.
+    pub dealer: Seat,
+    /// The prevalent wind.
+    pub round_wind: Wind,
+    /// Carried counters the settlement reads.
+    #[serde(default)]
+    pub dealer_streak: u32,
+    /// Drawn hands in a row before this one.
+    #[serde(default)]
+    pub draw_streak: u32,
+    /// Every accepted action, in order.
+    pub actions: Vec<(Seat, Action)>,
+}
+
+/// Why a record does not replay.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ReplayError {
+    /// The options are not valid for the ruleset.
+    #[error("bad options: {0}")]
+    Options(#[from] OptionError),
+    /// An action the game refused, with its position in the record.
+    #[error("action {index}: {error}")]
+    Action {
+        /// 0-based position.
+        index: usize,
+        /// The refusal.
+        error: GameError,
+    },
+}
+
+impl HandRecord {
+    /// The record of a game so far.
+    pub fn of(game: &Game) -> HandRecord {
+        HandRecord {
+            ruleset: game.ruleset().id(),
+            options: game.ruleset().options(),
+            seed: game.seed(),
+            dealer: game.dealer(),
+            round_wind: game.round_wind(),
+            dealer_streak: game.carried().dealer_streak,
+            draw_streak: game.carried().draw_streak,
+            actions: game.actions().to_vec(),
+        }
+    }
+
+    /// Plays the record again.
+    ///
+    /// # Errors
+    /// [`ReplayError`] for bad options or the first refused action.
+    pub fn replay(&self) -> Result<Game, ReplayError> {
+        let ruleset = Ruleset::new(self.ruleset, &self.options)?;
+        let carried = Carried {
+            dealer_streak: self.dealer_streak,
+            draw_streak: self.draw_streak,
+            ..Carried::default()
+        };
+        let mut game = Game::new(ruleset, self.seed, self.dealer, self.round_wind, carried);
+        for (index, &(seat, action)) in self.actions.iter().enumerate() {
+            game.apply(seat, action)
+                .map_err(|error| ReplayError::Action { index, error })?;
+        }
+        Ok(game)
+    }
+}

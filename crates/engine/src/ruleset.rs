@@ -1,0 +1,332 @@
+//! Rulesets: the stable preset ids rooms and the store use, validated room options, and the
+//! [`Rules`] trait every rule family implements.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::seat::Seat;
+use crate::settle::{FanItem, FinishedHand, SeatHand, SettleError, Settlement, Win};
+use crate::shape::Forms;
+use crate::tile::Tile;
+use crate::variants::sichuan::Sichuan;
+use crate::wall::{ReplacementEnd, TileSetKind};
+use crate::{Suit, Wind};
+
+/// A room's ruleset preset. The string forms are stable: rooms, records and the store keep them.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub enum RulesetId {
+    /// `sichuan`: 成都 standard, points, hand ends at the first win.
+    #[serde(rename = "sichuan")]
+    Sichuan,
+    /// `sichuan-xuezhan`: 血战到底, 3-fan cap.
+    #[serde(rename = "sichuan-xuezhan")]
+    SichuanXuezhan,
+    /// `sichuan-xuezhan-9`: 血战到底, 9-fan cap, 黄庄 and 连庄 multipliers.
+    #[serde(rename = "sichuan-xuezhan-9")]
+    SichuanXuezhan9,
+}
+
+impl RulesetId {
+    /// Every implemented preset.
+    pub const ALL: [RulesetId; 3] = [
+        RulesetId::Sichuan,
+        RulesetId::SichuanXuezhan,
+        RulesetId::SichuanXuezhan9,
+    ];
+
+    /// The stable id string.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            RulesetId::Sichuan => "sichuan",
+            RulesetId::SichuanXuezhan => "sichuan-xuezhan",
+            RulesetId::SichuanXuezhan9 => "sichuan-xuezhan-9",
+        }
+    }
+}
+
+/// Presets named in the rules spec whose families are not built yet.
+const PLANNED: [&str; 10] = [
+    "shanghai",
+    "beijing",
+    "beijing-2020",
+    "guobiao",
+    "guobiao-house",
+    "guangdong",
+    "ningbo",
+    "suzhou",
+    "two-player",
+    "wuhu",
+];
+
+impl fmt::Display for RulesetId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Why a ruleset id was refused.
+#[derive(Clone, PartialEq, Eq, Debug, Error)]
+pub enum RulesetIdError {
+    /// Not a preset of the rules spec.
+    #[error("unknown ruleset `{0}` (known: sichuan, sichuan-xuezhan, sichuan-xuezhan-9)")]
+    Unknown(String),
+    /// A preset of the spec that this build does not play yet.
+    #[error("ruleset `{0}` is specified but not implemented in this version")]
+    NotImplemented(String),
+}
+
+impl FromStr for RulesetId {
+    type Err = RulesetIdError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if let Some(id) = RulesetId::ALL.into_iter().find(|id| id.as_str() == s) {
+            return Ok(id);
+        }
+        if PLANNED.contains(&s) {
+            return Err(RulesetIdError::NotImplemented(s.to_owned()));
+        }
+        Err(RulesetIdError::Unknown(s.to_owned()))
+    }
+}
+
+/// One room option value as it arrives from JSON or the command line.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum OptionValue {
+    /// A switch.
+    Bool(bool),
+    /// A number.
+    Int(i64),
+    /// A word.
+    Text(String),
+}
+
+/// Room options before validation: name → value.
+pub type RawOptions = BTreeMap<String, OptionValue>;
+
+/// Why room options were refused.
+#[derive(Clone, PartialEq, Eq, Debug, Error)]
+pub enum OptionError {
+    /// An option the ruleset does not have.
+    #[error("ruleset `{ruleset}` has no option `{name}` (options: {known})")]
+    Unknown {
+        /// The ruleset.
+        ruleset: RulesetId,
+        /// The option given.
+        name: String,
+        /// The options it has.
+        known: &'static str,
+    },
+    /// A value of the wrong type or out of range.
+    #[error("option `{name}`: {problem}")]
+    BadValue {
+        /// The option.
+        name: String,
+        /// What is wrong.
+        problem: String,
+    },
+}
+
+/// Reads an integer option within `range`.
+///
+/// # Errors
+/// [`OptionError::BadValue`] for a non-integer or out-of-range value.
+pub fn int_option(
+    raw: &RawOptions,
+    name: &str,
+    default: i64,
+    range: std::ops::RangeInclusive<i64>,
+) -> Result<i64, OptionError> {
+    match raw.get(name) {
+        None => Ok(default),
+        Some(OptionValue::Int(v)) if range.contains(v) => Ok(*v),
+        Some(v) => Err(OptionError::BadValue {
+            name: name.to_owned(),
+            problem: format!(
+                "expected an integer in {}..={}, got {v:?}",
+                range.start(),
+                range.end()
+            ),
+        }),
+    }
+}
+
+/// Reads a boolean option.
+///
+/// # Errors
+/// [`OptionError::BadValue`] for a non-boolean value.
+pub fn bool_option(raw: &RawOptions, name: &str, default: bool) -> Result<bool, OptionError> {
+    match raw.get(name) {
+        None => Ok(default),
+        Some(OptionValue::Bool(v)) => Ok(*v),
+        Some(v) => Err(OptionError::BadValue {
+            name: name.to_owned(),
+            problem: format!("expected true or false, got {v:?}"),
+        }),
+    }
+}
+
+/// How passing on a winning tile restricts later wins.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum MissedWin {
+    /// No restriction.
+    None,
+    /// 过水 (Sichuan): no win on a later discard until one's own draw, unless it scores more.
+    UntilDrawUnlessHigher,
+    /// 漏胡 (Shanghai): no win on that tile kind from a discard until one's own next move.
+    SameKindUntilOwnMove,
+}
+
+/// Everything a family needs to judge one candidate win.
+#[derive(Clone, Copy, Debug)]
+pub struct WinCheck<'a> {
+    /// The candidate winner's tiles (concealed without the winning tile).
+    pub hand: &'a SeatHand,
+    /// The win.
+    pub win: &'a Win,
+    /// The dealer.
+    pub dealer: Seat,
+    /// The prevalent wind.
+    pub round_wind: Wind,
+    /// Seats at the table.
+    pub players: u8,
+    /// Wild kind, if any.
+    pub wild: Option<Tile>,
+}
+
+/// A legal win's scoring: its items and one comparable value (fan, points, 台…).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct WinScore {
+    /// The items, as shown to players.
+    pub items: Vec<FanItem>,
+    /// The total in the family's unit, after its caps; larger is better.
+    pub value: i64,
+}
+
+/// The hooks of a rule family. The shared hand flow lives once in [`crate::game`]; a family
+/// answers only what its region changes.
+pub trait Rules: Send + Sync {
+    /// The preset.
+    fn id(&self) -> RulesetId;
+    /// Seats at the table.
+    fn players(&self) -> u8 {
+        4
+    }
+    /// Tiles played with.
+    fn tile_set(&self) -> TileSetKind;
+    /// Where kong replacements come from.
+    fn replacement_end(&self) -> ReplacementEnd {
+        ReplacementEnd::Tail
+    }
+    /// Winning shapes.
+    fn forms(&self) -> Forms;
+    /// Whether the 下家 may chow.
+    fn allows_chow(&self) -> bool;
+    /// 一炮多响 (all winners on one discard win) rather than head bump.
+    fn multi_win(&self) -> bool;
+    /// A 定缺 declaration phase before the first discard.
+    fn declares_void(&self) -> bool {
+        false
+    }
+    /// 血战: winners leave and the rest play on.
+    fn plays_on_after_win(&self) -> bool {
+        false
+    }
+    /// The pass-then-win restriction.
+    fn missed_win(&self) -> MissedWin {
+        MissedWin::None
+    }
+    /// When the live wall holds at most this many tiles, a ready player must take a win.
+    fn forced_win_wall(&self) -> Option<usize> {
+        None
+    }
+    /// Tiles kept back from turn draws, given the kongs made so far.
+    fn reserve(&self, _kongs: u32) -> usize {
+        0
+    }
+    /// Whether a seat with this void may claim or kong a tile of `suit`.
+    fn may_meld_suit(&self, void: Option<Suit>, suit: Suit) -> bool {
+        void != Some(suit)
+    }
+    /// Whether this is a legal win and what it scores; `Err` says why not.
+    ///
+    /// # Errors
+    /// A sentence naming the rule that forbids the win.
+    fn evaluate_win(&self, check: &WinCheck<'_>) -> Result<WinScore, String>;
+    /// Settles a finished hand.
+    ///
+    /// # Errors
+    /// [`SettleError`] when the hand is not a legal finished hand of this ruleset.
+    fn settle(&self, hand: &FinishedHand) -> Result<Settlement, SettleError>;
+    /// The dealer and streak counters of the next hand.
+    fn next_hand(&self, state: &crate::table::TableState, result: &HandResult) -> NextHand;
+}
+
+/// What one hand's end tells the table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HandResult {
+    /// The hand's dealer.
+    pub dealer: Seat,
+    /// The wins, in order.
+    pub wins: Vec<Win>,
+}
+
+/// Who deals the next hand and whether the dealer was kept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NextHand {
+    /// The next dealer.
+    pub dealer: Seat,
+}
+
+/// A preset with validated options: what a room plays.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ruleset {
+    family: Family,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Family {
+    Sichuan(Sichuan),
+}
+
+impl Ruleset {
+    /// Validates `raw` options for preset `id`.
+    ///
+    /// # Errors
+    /// [`OptionError`] for an unknown option or a bad value.
+    pub fn new(id: RulesetId, raw: &RawOptions) -> Result<Ruleset, OptionError> {
+        let family = match id {
+            RulesetId::Sichuan | RulesetId::SichuanXuezhan | RulesetId::SichuanXuezhan9 => {
+                Family::Sichuan(Sichuan::new(id, raw)?)
+            }
+        };
+        Ok(Ruleset { family })
+    }
+
+    /// The preset with default options.
+    pub fn with_defaults(id: RulesetId) -> Result<Ruleset, OptionError> {
+        Ruleset::new(id, &RawOptions::new())
+    }
+
+    /// The family's hooks.
+    pub fn rules(&self) -> &dyn Rules {
+        match &self.family {
+            Family::Sichuan(s) => s,
+        }
+    }
+
+    /// The preset id.
+    pub fn id(&self) -> RulesetId {
+        self.rules().id()
+    }
+
+    /// The options as given back in records (validated values, defaults filled in).
+    pub fn options(&self) -> RawOptions {
+        match &self.family {
+            Family::Sichuan(s) => s.options(),
+        }
+    }
+}

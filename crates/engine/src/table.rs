@@ -1,0 +1,133 @@
+//! The table: a sequence of hands and what carries between them.
+//!
+//! A [`Table`] owns the dealer rotation, the round wind, streak counters and the running scores.
+//! It is plain data that serializes ([`TableState`]), so the store can save it after each hand
+//! and the server can restore it after a restart.
+
+use serde::{Deserialize, Serialize};
+
+use crate::game::{Game, GameError};
+use crate::ruleset::{HandResult, Ruleset};
+use crate::seat::{BySeat, Seat, Wind};
+use crate::settle::{Carried, Settlement};
+use crate::wall::SeededRng;
+
+/// What a table carries from one hand to the next.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableState {
+    /// Hands finished so far.
+    pub hands_played: u32,
+    /// The dealer of the next hand.
+    pub dealer: Seat,
+    /// The prevalent wind of the next hand.
+    pub round_wind: Wind,
+    /// Hands in a row the next dealer has already dealt (0 for a new dealer).
+    pub dealer_streak: u32,
+    /// Drawn hands in a row just before the next hand.
+    pub draw_streak: u32,
+    /// The Shanghai 荒番 counter.
+    pub draw_bonus: u32,
+    /// Running score per seat.
+    pub scores: BySeat<i64>,
+}
+
+impl TableState {
+    /// A new table whose first dealer is drawn from `seed` (families that fix East as first
+    /// dealer override it when they arrive).
+    pub fn new(seed: u64, players: u8) -> TableState {
+        let mut rng = SeededRng::new(seed ^ 0x7AB1_E000_0000_0001);
+        let dealer = Seat::new(rng.below(u32::from(players)) as u8).unwrap_or(Seat::ALL[0]);
+        TableState {
+            hands_played: 0,
+            dealer,
+            round_wind: Wind::East,
+            dealer_streak: 0,
+            draw_streak: 0,
+            draw_bonus: 0,
+            scores: BySeat::default(),
+        }
+    }
+
+    /// The carried facts a hand's settlement reads.
+    pub fn carried(&self) -> Carried {
+        Carried {
+            draw_bonus: self.draw_bonus,
+            dealer_streak: self.dealer_streak,
+            draw_streak: self.draw_streak,
+            ..Carried::default()
+        }
+    }
+}
+
+/// A table playing hands in sequence under one ruleset.
+#[derive(Clone, Debug)]
+pub struct Table {
+    ruleset: Ruleset,
+    state: TableState,
+}
+
+impl Table {
+    /// A new table; `seed` decides the first dealer.
+    pub fn new(ruleset: Ruleset, seed: u64) -> Table {
+        let players = ruleset.rules().players();
+        Table {
+            ruleset,
+            state: TableState::new(seed, players),
+        }
+    }
+
+    /// Restores a table from its saved state.
+    pub fn restore(ruleset: Ruleset, state: TableState) -> Table {
+        Table { ruleset, state }
+    }
+
+    /// The carried state.
+    pub fn state(&self) -> &TableState {
+        &self.state
+    }
+
+    /// The ruleset.
+    pub fn ruleset(&self) -> &Ruleset {
+        &self.ruleset
+    }
+
+    /// Deals the next hand from `seed`.
+    pub fn deal(&self, seed: u64) -> Game {
+        Game::new(
+            self.ruleset.clone(),
+            seed,
+            self.state.dealer,
+            self.state.round_wind,
+            self.state.carried(),
+        )
+    }
+
+    /// Records a finished hand: scores, dealer, streaks.
+    ///
+    /// # Errors
+    /// [`GameError::NotFinished`] when the hand is still being played.
+    pub fn finish(&mut self, game: &Game) -> Result<Settlement, GameError> {
+        let settlement = game.settlement().ok_or(GameError::NotFinished)?.clone();
+        let result = HandResult {
+            dealer: game.dealer(),
+            wins: game.wins().to_vec(),
+        };
+        let next = self.ruleset.rules().next_hand(&self.state, &result);
+        for (s, d) in settlement.deltas.iter() {
+            self.state.scores[s] += d;
+        }
+        self.state.dealer_streak = if next.dealer == result.dealer {
+            self.state.dealer_streak + 1
+        } else {
+            0
+        };
+        self.state.draw_streak = if result.wins.is_empty() {
+            self.state.draw_streak + 1
+        } else {
+            0
+        };
+        self.state.dealer = next.dealer;
+        self.state.hands_played += 1;
+        Ok(settlement)
+    }
+}

@@ -1,0 +1,110 @@
+//! What one seat may know: the only redacted projection of a hand.
+//!
+//! A [`SeatView`] holds the seat's own concealed tiles and, for every seat, only public facts:
+//! melds (a concealed kong's kind hidden from the others), discards, flowers, how many concealed
+//! tiles it holds, its 定缺 once revealed, and whether it has won. By construction it has no
+//! field for another seat's concealed tiles or for the wall order.
+
+use crate::action::Action;
+use crate::game::Game;
+use crate::meld::{KongKind, Meld, MeldKind};
+use crate::seat::{Seat, Wind};
+use crate::settle::Win;
+use crate::tile::{Suit, Tile};
+
+/// A meld as one seat sees it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum MeldView {
+    /// Face up.
+    Open(Meld),
+    /// Another seat's concealed kong: face down.
+    HiddenKong,
+}
+
+/// Public facts about one seat.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct PublicSeat {
+    /// Melds.
+    pub melds: Vec<MeldView>,
+    /// Discards still in front of the seat.
+    pub discards: Vec<Tile>,
+    /// Flowers set aside.
+    pub flowers: Vec<Tile>,
+    /// Number of concealed tiles.
+    pub concealed_count: u32,
+    /// Its 定缺, once every seat has declared.
+    pub void: Option<Suit>,
+    /// Its win, if it has won.
+    pub won: Option<Win>,
+}
+
+/// What one seat may know now.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct SeatView {
+    /// Whose view.
+    pub seat: Seat,
+    /// The dealer.
+    pub dealer: Seat,
+    /// The prevalent wind.
+    pub round_wind: Wind,
+    /// The dice.
+    pub dice: [u8; 2],
+    /// Tiles left in the live wall.
+    pub wall_drawable: usize,
+    /// Own concealed tiles, sorted.
+    pub concealed: Vec<Tile>,
+    /// Own 定缺 (known to self before the reveal).
+    pub own_void: Option<Suit>,
+    /// Every seat's public facts, by seat.
+    pub seats: Vec<PublicSeat>,
+    /// What this seat may do now.
+    pub legal: Vec<Action>,
+    /// The tile on offer in an open claim window (a discard or a kong being added).
+    pub last_discard: Option<Tile>,
+    /// Whether the hand is over.
+    pub over: bool,
+}
+
+impl SeatView {
+    pub(crate) fn of(game: &Game, seat: Seat) -> SeatView {
+        let revealed = game
+            .table_seats()
+            .all(|s| game.seat_state(s).void.is_some());
+        let seats = game
+            .table_seats()
+            .map(|s| {
+                let st = game.seat_state(s);
+                let melds = st
+                    .melds
+                    .iter()
+                    .map(|m| match m.meld.kind {
+                        MeldKind::Kong(KongKind::Concealed) if s != seat => MeldView::HiddenKong,
+                        _ => MeldView::Open(m.meld),
+                    })
+                    .collect();
+                PublicSeat {
+                    melds,
+                    discards: st.discards.clone(),
+                    flowers: st.flowers.clone(),
+                    concealed_count: st.concealed.total(),
+                    void: if revealed { st.void } else { None },
+                    won: st.won,
+                }
+            })
+            .collect();
+        let own = game.seat_state(seat);
+        SeatView {
+            seat,
+            dealer: game.dealer(),
+            round_wind: game.round_wind(),
+            dice: game.dice(),
+            wall_drawable: game.wall_drawable(),
+            concealed: own.concealed.to_tiles(),
+            own_void: own.void,
+            seats,
+            legal: game.legal_actions(seat),
+            last_discard: game.offered_tile(),
+            over: game.is_over(),
+        }
+    }
+}

@@ -1,0 +1,257 @@
+//! The wall: tile sets, the seeded shuffle, dice, live and replacement ends, the reserve.
+//!
+//! **Randomness.** A hand's randomness is a `u64` seed fed to ChaCha8 (`rand_chacha::ChaCha8Rng`,
+//! a portable, documented stream cipher RNG, unlike `StdRng`). The shuffle is our own
+//! Fisher–Yates with rejection sampling ([`SeededRng::below`]) so that the wall a seed gives can
+//! never change with a dependency upgrade. The dealt wall is also recorded with each hand.
+
+use rand_chacha::ChaCha8Rng;
+use rand_chacha::rand_core::{Rng, SeedableRng};
+use serde::{Deserialize, Serialize};
+
+use crate::tile::{Suit, Tile};
+
+/// The deterministic random source of one hand.
+pub struct SeededRng(ChaCha8Rng);
+
+impl SeededRng {
+    /// The stream for `seed`.
+    pub fn new(seed: u64) -> Self {
+        SeededRng(ChaCha8Rng::seed_from_u64(seed))
+    }
+
+    /// A uniform integer in `0..n` (`n > 0`), by rejection: no modulo bias.
+    pub fn below(&mut self, n: u32) -> u32 {
+        debug_assert!(n > 0);
+        let n = n.max(1);
+        let zone = u32::MAX - (u32::MAX % n);
+        loop {
+            let x = self.0.next_u32();
+            if x < zone {
+                return x % n;
+            }
+        }
+    }
+
+    /// A die: 1..=6.
+    pub fn die(&mut self) -> u8 {
+        self.below(6) as u8 + 1
+    }
+
+    /// Shuffles in place (Fisher–Yates, highest index first).
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            let j = self.below(i as u32 + 1) as usize;
+            items.swap(i, j);
+        }
+    }
+}
+
+/// Which tiles a rule family plays with.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub enum TileSetKind {
+    /// 108: the three numbered suits (Sichuan).
+    Suits108,
+    /// 136: suits and honors.
+    Honors136,
+    /// 144: suits, honors and eight flowers.
+    Flowers144,
+}
+
+impl TileSetKind {
+    /// Every tile of the set, four copies of each playing kind and one of each flower.
+    pub fn tiles(self) -> Vec<Tile> {
+        let mut out = Vec::with_capacity(self.len());
+        for t in Tile::playing() {
+            if t.suit() == Suit::Honor && self == TileSetKind::Suits108 {
+                continue;
+            }
+            out.extend([t; 4]);
+        }
+        if self == TileSetKind::Flowers144 {
+            out.extend((1..=8).filter_map(|r| Tile::new(Suit::Flower, r)));
+        }
+        out
+    }
+
+    /// Number of tiles.
+    pub const fn len(self) -> usize {
+        match self {
+            TileSetKind::Suits108 => 108,
+            TileSetKind::Honors136 => 136,
+            TileSetKind::Flowers144 => 144,
+        }
+    }
+
+    /// Copies of `t` in the set.
+    pub fn copies(self, t: Tile) -> u8 {
+        match (self, t.suit()) {
+            (TileSetKind::Suits108, Suit::Honor | Suit::Flower) => 0,
+            (TileSetKind::Honors136, Suit::Flower) => 0,
+            (_, Suit::Flower) => 1,
+            _ => 4,
+        }
+    }
+}
+
+/// Where kong and flower replacements come from.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub enum ReplacementEnd {
+    /// The tail of the wall (补牌 from the last stack).
+    Tail,
+    /// The live end, in normal order (Sichuan 杠牌顺拿牌).
+    Live,
+}
+
+/// The wall of one hand after the break: `tiles[front..back]` are still in the wall, drawn in
+/// turn from the front; replacements come from the back (or the front, see
+/// [`ReplacementEnd`]). The last `reserve` tiles are never drawn in turn (Beijing 保留牌).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Wall {
+    tiles: Vec<Tile>,
+    front: usize,
+    back: usize,
+    reserve: usize,
+    replacement: ReplacementEnd,
+}
+
+impl Wall {
+    /// Shuffles `set` with `rng` into a wall broken at the front, with no reserve.
+    pub fn shuffled(set: TileSetKind, rng: &mut SeededRng, replacement: ReplacementEnd) -> Wall {
+        let mut tiles = set.tiles();
+        rng.shuffle(&mut tiles);
+        Wall::from_order(tiles, replacement)
+    }
+
+    /// A wall in a given order (replays, tests and crash recovery store the order).
+    pub fn from_order(tiles: Vec<Tile>, replacement: ReplacementEnd) -> Wall {
+        let back = tiles.len();
+        Wall {
+            tiles,
+            front: 0,
+            back,
+            reserve: 0,
+            replacement,
+        }
+    }
+
+    /// Breaks the wall: the live end starts `position` tiles into the shuffled order (the
+    /// dice decide it), and the tiles before it become the tail.
+    pub fn break_at(&mut self, position: usize) {
+        if !self.tiles.is_empty() && self.front == 0 {
+            let n = self.tiles.len();
+            self.tiles.rotate_left(position % n);
+        }
+    }
+
+    /// Sets how many tail tiles are kept back from turn draws.
+    pub fn set_reserve(&mut self, reserve: usize) {
+        self.reserve = reserve;
+    }
+
+    /// Tiles still in the wall, reserve included.
+    pub fn remaining(&self) -> usize {
+        self.back - self.front
+    }
+
+    /// Tiles that may still be drawn in turn (the live wall, without the reserve).
+    pub fn drawable(&self) -> usize {
+        self.remaining().saturating_sub(self.reserve)
+    }
+
+    /// Draws the next tile in turn, if the live wall is not used up.
+    pub fn draw(&mut self) -> Option<Tile> {
+        if self.drawable() == 0 {
+            return None;
+        }
+        let t = self.tiles.get(self.front).copied();
+        self.front += 1;
+        t
+    }
+
+    /// Draws a replacement tile for a kong or a flower.
+    pub fn draw_replacement(&mut self) -> Option<Tile> {
+        if self.remaining() == 0 {
+            return None;
+        }
+        match self.replacement {
+            ReplacementEnd::Live => self.draw(),
+            ReplacementEnd::Tail => {
+                self.back -= 1;
+                self.reserve = self.reserve.saturating_sub(1);
+                self.tiles.get(self.back).copied()
+            }
+        }
+    }
+
+    /// The tile at the tail without drawing it (indicators such as Beijing's 惠坯).
+    pub fn peek_tail(&self) -> Option<Tile> {
+        (self.remaining() > 0).then(|| self.tiles[self.back - 1])
+    }
+
+    /// Removes the tail tile from play without giving it to anyone (a turned-up indicator).
+    pub fn set_aside_tail(&mut self) -> Option<Tile> {
+        if self.remaining() == 0 {
+            return None;
+        }
+        self.back -= 1;
+        self.tiles.get(self.back).copied()
+    }
+
+    /// The tiles still in the wall, reserve included (census and the record; never sent).
+    pub fn live_and_tail(&self) -> &[Tile] {
+        &self.tiles[self.front..self.back]
+    }
+
+    /// The whole order as dealt (for the record; never sent to clients).
+    pub fn order(&self) -> &[Tile] {
+        &self.tiles
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn same_seed_same_wall() {
+        let a = Wall::shuffled(
+            TileSetKind::Suits108,
+            &mut SeededRng::new(7),
+            ReplacementEnd::Tail,
+        );
+        let b = Wall::shuffled(
+            TileSetKind::Suits108,
+            &mut SeededRng::new(7),
+            ReplacementEnd::Tail,
+        );
+        let c = Wall::shuffled(
+            TileSetKind::Suits108,
+            &mut SeededRng::new(8),
+            ReplacementEnd::Tail,
+        );
+        assert_eq!(a, b);
+        assert_ne!(a.order(), c.order());
+        assert_eq!(a.order().len(), 108);
+    }
+
+    #[test]
+    fn ends_and_reserve() {
+        let set = TileSetKind::Flowers144;
+        assert_eq!(set.tiles().len(), 144);
+        assert_eq!(TileSetKind::Honors136.tiles().len(), 136);
+        let mut w = Wall::from_order(set.tiles(), ReplacementEnd::Tail);
+        w.set_reserve(14);
+        assert_eq!(w.drawable(), 130);
+        assert_eq!(
+            w.draw_replacement().map(|t| t.to_string()),
+            Some("8f".into())
+        );
+        assert_eq!(w.drawable(), 130, "a replacement comes out of the reserve");
+        for _ in 0..130 {
+            assert!(w.draw().is_some());
+        }
+        assert_eq!(w.draw(), None);
+        assert_eq!(w.remaining(), 13);
+    }
+}
