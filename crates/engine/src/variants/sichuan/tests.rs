@@ -1,1 +1,271 @@
+//! One test per rule and decision of `shared/rules/sichuan.md`, through the settle format.
 
+use serde_json::{Value, json};
+
+use crate::format::{SettleInput, SettleOutput, settle_line};
+
+/// Settles a hand written as JSON and returns the output as JSON.
+fn settle(hand: Value) -> Value {
+    let input: SettleInput = serde_json::from_value(hand).expect("test hand parses");
+    serde_json::to_value(settle_line(&input)).expect("serializes")
+}
+
+fn deltas(out: &Value) -> Vec<i64> {
+    let d = out
+        .get("deltas")
+        .unwrap_or_else(|| panic!("no deltas: {out}"));
+    d.as_array()
+        .expect("array")
+        .iter()
+        .map(|v| v.as_i64().expect("int"))
+        .collect()
+}
+
+fn error_code(out: &Value) -> String {
+    out["error"]["code"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no error: {out}"))
+        .to_owned()
+}
+
+fn hand(ruleset: &str, seats: Value, wins: Value) -> Value {
+    json!({"id": "t", "ruleset": ruleset, "dealer": 0, "seats": seats, "wins": wins})
+}
+
+fn empty() -> Value {
+    json!({"concealed": ""})
+}
+
+#[test]
+fn seven_pairs_with_two_roots_is_five_points() {
+    // 七对 3 + 2 根 = 双龙七对 5, paid by the discarder.
+    let seats = json!([{"concealed": "1111m22m44p66p999p"}, empty(), empty(), empty()]);
+    let out = settle(hand(
+        "sichuan",
+        seats,
+        json!([{"seat": 0, "tile": "9p", "from": 1}]),
+    ));
+    assert_eq!(deltas(&out), [5, -5, 0, 0], "{out}");
+}
+
+#[test]
+fn full_flush_with_two_roots_is_five_points() {
+    // 清一色 3 + 二根 2: four 1s across 111+123 and four 9s across 789+999.
+    let seats = json!([{"concealed": "111123789999s5s"}, empty(), empty(), empty()]);
+    let out = settle(hand(
+        "sichuan",
+        seats,
+        json!([{"seat": 0, "tile": "5s", "from": 2}]),
+    ));
+    assert_eq!(deltas(&out), [5, 0, -5, 0], "{out}");
+}
+
+#[test]
+fn chicken_with_one_root_is_two_points_self_drawn() {
+    let seats = json!([empty(), {"concealed": "111123m456p789p5p"}, empty(), empty()]);
+    let out = settle(hand(
+        "sichuan",
+        seats,
+        json!([{"seat": 1, "tile": "5p", "from": null}]),
+    ));
+    assert_eq!(deltas(&out), [-2, 6, -2, -2], "{out}");
+}
+
+#[test]
+fn robbing_a_kong_scores_its_row_and_the_extra() {
+    // 平胡 shape robbed: 抢杠胡 row 2 + 抢杠 1 = 3, paid by the kong's owner.
+    let seats = json!([{"concealed": "123m456m78p99p", "melds": [{"kind": "pung", "tiles": "555p", "from": 1}]},
+        {"concealed": "", "melds": [{"kind": "pung", "tiles": "666p", "from": 2}]}, empty(), empty()]);
+    let out = settle(hand(
+        "sichuan",
+        seats,
+        json!([{"seat": 0, "tile": "6p", "from": 1, "robbed_kong": true}]),
+    ));
+    assert_eq!(deltas(&out), [3, -3, 0, 0], "{out}");
+}
+
+#[test]
+fn kong_bloom_adds_two_and_fed_kong_is_paid_by_the_feeder() {
+    let concealed_kong = json!([empty(), {"concealed": "123m456m99p78p", "melds": [{"kind": "kong", "tiles": "5555p", "concealed": true}]}, empty(), empty()]);
+    let out = settle(hand(
+        "sichuan",
+        concealed_kong,
+        json!([{"seat": 1, "tile": "9p", "from": null, "kong_replacement": true}]),
+    ));
+    // 平胡 1 + 杠 1 + 杠上花 2 = 4 from each.
+    assert_eq!(deltas(&out), [-4, 12, -4, -4], "{out}");
+    let fed = json!([empty(), {"concealed": "123m456m99p78p", "melds": [{"kind": "kong", "tiles": "5555p", "from": 3}]}, empty(), empty()]);
+    let out = settle(hand(
+        "sichuan",
+        fed,
+        json!([{"seat": 1, "tile": "9p", "from": null, "kong_replacement": true}]),
+    ));
+    assert_eq!(
+        deltas(&out),
+        [0, 4, 0, -4],
+        "引杠 then 杠上花: the feeder pays as a discard: {out}"
+    );
+}
+
+#[test]
+fn three_suits_cannot_win() {
+    let seats = json!([{"concealed": "123m456p789s1122s"}, empty(), empty(), empty()]);
+    let out = settle(hand(
+        "sichuan",
+        seats,
+        json!([{"seat": 0, "tile": "2s", "from": 1}]),
+    ));
+    assert_eq!(error_code(&out), "not_a_win");
+}
+
+#[test]
+fn heavenly_and_earthly_hands() {
+    let seats = json!([{"concealed": "123m456m789m1122p"}, empty(), empty(), empty()]);
+    let out = settle(hand(
+        "sichuan",
+        seats,
+        json!([{"seat": 0, "tile": "2p", "from": null, "first_turn": true}]),
+    ));
+    assert_eq!(deltas(&out), [24, -8, -8, -8], "天胡 8: {out}");
+    let seats = json!([empty(), {"concealed": "123m456m789m1122p"}, empty(), empty()]);
+    let out = settle(hand(
+        "sichuan",
+        seats,
+        json!([{"seat": 1, "tile": "2p", "from": 0, "first_turn": true}]),
+    ));
+    assert_eq!(deltas(&out), [-8, 8, 0, 0], "地胡 8: {out}");
+}
+
+#[test]
+fn one_discard_several_winners_discarder_pays_each() {
+    let seats = json!([empty(), {"concealed": "123m456m789m1122p"}, {"concealed": "123s456s789s333s2p"}, empty()]);
+    let wins = json!([{"seat": 1, "tile": "2p", "from": 0}, {"seat": 2, "tile": "2p", "from": 0}]);
+    let out = settle(hand("sichuan", seats, wins));
+    // Seat 1 平胡 1; seat 2 平胡 1 + 根 1 (333s and the 3s of 123s); the discarder pays each.
+    assert_eq!(deltas(&out), [-3, 1, 2, 0], "{out}");
+}
+
+#[test]
+fn drawn_hand_not_ready_pays_each_ready_its_smallest() {
+    // Seat 0 waits on 3p (平胡 1) or 6p? 45p waits 3p/6p: both 平胡 → 1. Seat 1 waits 清一色 (3).
+    let seats = json!([
+        {"concealed": "123m456m789m45p99p"},
+        {"concealed": "1112345678999s"},
+        {"concealed": "13579m13579p135s"},
+        {"concealed": "2468m2468p24688s"}
+    ]);
+    let out = settle(hand("sichuan", seats, json!([])));
+    assert_eq!(deltas(&out), [2, 6, -4, -4], "{out}");
+}
+
+#[test]
+fn xuezhan_flower_pig_and_ready_checks_at_the_wall() {
+    // Seat 0 won by self-draw (清一色 2 fan → 4 from each). At the wall: seat 1 holds three
+    // suits (花猪) and pays 8 (the cap) to seats 2 and 3; seat 3 is not ready and pays seat 2
+    // its largest fan: nine gates waits on 1s or 9s with a 根, 清一色 2 + 根 1 = 3 → 8.
+    let seats = json!([
+        {"concealed": "112233456789p5p", "void": "s"},
+        {"concealed": "13m189p2468s1357s", "void": "m"},
+        {"concealed": "1112345678999s", "void": "m"},
+        {"concealed": "1357m2468p1379p9m", "void": "s"}
+    ]);
+    let out = settle(hand(
+        "sichuan-xuezhan",
+        seats,
+        json!([{"seat": 0, "tile": "5p", "from": null}]),
+    ));
+    assert_eq!(deltas(&out), [12, -20, 12, -4], "{out}");
+}
+
+#[test]
+fn xuezhan_kong_money_and_refund() {
+    // Seat 0 wins 平胡 (0 fan → 1) on seat 3's discard; the wall then runs out. Seat 2 is ready
+    // (平胡 on 2s), seats 1 and 3 are not and pay it 1 each; seat 1's concealed kong money is
+    // returned because it ends not ready.
+    let seats = json!([
+        {"concealed": "111m234m567m88m34p", "void": "s"},
+        {"concealed": "234599m1789p", "void": "s", "melds": [{"kind": "kong", "tiles": "6666p", "concealed": true}]},
+        {"concealed": "123s456s789s555p2s", "void": "m"},
+        {"concealed": "13579m2468s1357s", "void": "p"}
+    ]);
+    let win = json!([{"seat": 0, "tile": "5p", "from": 3}]);
+    let out = settle(hand("sichuan-xuezhan", seats.clone(), win.clone()));
+    assert_eq!(deltas(&out), [1, -1, 2, -2], "{out}");
+    // Ready instead (single wait on 1p, 平胡 + the kong's 根 = 1 fan): the concealed kong
+    // collects 2 from each of the three, and seat 3 pays both ready seats.
+    let mut ready = seats;
+    ready[1]["concealed"] = json!("234m999m1p789p");
+    let out = settle(hand("sichuan-xuezhan", ready.clone(), win.clone()));
+    assert_eq!(deltas(&out), [-1, 8, -1, -6], "{out}");
+    let mut h = hand("sichuan-xuezhan", ready, win);
+    h["options"] = json!({"kong_money": false});
+    assert_eq!(deltas(&settle(h)), [1, 2, 1, -4], "kong money off");
+}
+
+#[test]
+fn xuezhan_nine_dragon_pairs_and_streaks() {
+    // 龙七对 5 (its own 根 included), 自摸 +1 = 6 fan → 64 from each.
+    let seats = json!([{"concealed": "1111m22m44m66p99p5p", "void": "s"}, {"concealed": "", "void": "m"}, {"concealed": "", "void": "m"}, {"concealed": "", "void": "m"}]);
+    let out = settle(hand(
+        "sichuan-xuezhan-9",
+        seats.clone(),
+        json!([{"seat": 0, "tile": "5p", "from": null}]),
+    ));
+    assert_eq!(deltas(&out), [192, -64, -64, -64], "{out}");
+    let mut streak = hand(
+        "sichuan-xuezhan-9",
+        seats,
+        json!([{"seat": 0, "tile": "5p", "from": null}]),
+    );
+    streak["table"] = json!({"draw_streak": 1, "dealer_streak": 2});
+    assert_eq!(
+        deltas(&settle(streak)),
+        [768, -256, -256, -256],
+        "黄庄 ×2 and 连庄 ×2"
+    );
+}
+
+#[test]
+fn xuezhan_caps_and_coefficient() {
+    // 清七对 with a root: 清龙七对 3 fan in the 3-fan preset, capped at 3 even with 自摸 extras.
+    let seats = json!([{"concealed": "1111223344556s", "void": "m"}, {"concealed": ""}, {"concealed": ""}, {"concealed": ""}]);
+    let mut h = hand(
+        "sichuan-xuezhan",
+        seats,
+        json!([{"seat": 0, "tile": "6s", "from": 2, "after_kong_discard": true}]),
+    );
+    h["options"] = json!({"coefficient": 10});
+    assert_eq!(deltas(&settle(h)), [80, 0, -80, 0]);
+}
+
+#[test]
+fn options_are_validated() {
+    let mut h = hand(
+        "sichuan-xuezhan",
+        json!([empty(), empty(), empty(), empty()]),
+        json!([]),
+    );
+    h["options"] = json!({"fan_cap": 99});
+    assert_eq!(error_code(&settle(h.clone())), "bad_option");
+    h["options"] = json!({"kong_money": "yes"});
+    assert_eq!(error_code(&settle(h.clone())), "bad_option");
+    h["ruleset"] = json!("sichuan");
+    h["options"] = json!({"kong_money": true});
+    assert_eq!(
+        error_code(&settle(h)),
+        "bad_option",
+        "the standard preset has no kong money"
+    );
+}
+
+#[test]
+fn void_suit_blocks_a_win() {
+    let seats = json!([{"concealed": "123m456m789m1122p", "void": "p"}, empty(), empty(), empty()]);
+    let out = settle(hand(
+        "sichuan-xuezhan",
+        seats,
+        json!([{"seat": 0, "tile": "2p", "from": 1}]),
+    ));
+    assert_eq!(error_code(&out), "not_a_win");
+    let _ = SettleOutput::refused(None, "x", String::new());
+}
