@@ -1,0 +1,279 @@
+//! Invariants over many seeded random hands of every implemented preset:
+//! tiles are conserved, settlements sum to zero, replays reproduce, `apply` accepts exactly what
+//! `legal_actions` lists (and a refusal changes nothing), nothing panics, and no seat ever sees
+//! another seat's concealed tiles or the wall.
+//!
+//! `PROPERTY_HANDS` sets the hands per preset (default 10,000).
+
+use engine::event::{Audience, EventKind};
+use engine::record::HandRecord;
+use engine::ruleset::{Ruleset, RulesetId};
+use engine::settle::Carried;
+use engine::shape::{self, Forms};
+use engine::wall::SeededRng;
+use engine::{Action, Game, Seat, Suit, Tile, TileCounts, Wind};
+
+fn hands_per_preset() -> u64 {
+    std::env::var("PROPERTY_HANDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(10_000)
+}
+
+/// A mixed policy: wins most of the time (sometimes passes, to exercise 过水), claims at
+/// random, discards greedily or at random.
+fn choose(game: &Game, seat: Seat, legal: &[Action], rng: &mut SeededRng) -> Action {
+    let roll = rng.below(100);
+    if let Some(&w) = legal
+        .iter()
+        .find(|a| matches!(a, Action::Win | Action::SelfDrawWin))
+    {
+        if roll < 85
+            || !legal
+                .iter()
+                .any(|a| matches!(a, Action::Pass | Action::Discard { .. }))
+        {
+            return w;
+        }
+    }
+    let discards: Vec<Tile> = legal
+        .iter()
+        .filter_map(|a| {
+            if let Action::Discard { tile } = a {
+                Some(*tile)
+            } else {
+                None
+            }
+        })
+        .collect();
+    if !discards.is_empty() && roll < 70 {
+        let view = game.view(seat);
+        let hand = TileCounts::from_tiles(&view.concealed);
+        let melds = view.seats[seat.index()].melds.len() as u8;
+        let forms = Forms::STANDARD.with(Forms::SEVEN_PAIRS);
+        let best = discards
+            .iter()
+            .min_by_key(|&&t| {
+                let mut h = hand;
+                h.remove(t);
+                shape::shanten(&h, melds, forms)
+            })
+            .copied();
+        if let Some(tile) = best {
+            return Action::Discard { tile };
+        }
+    }
+    legal[rng.below(legal.len() as u32) as usize]
+}
+
+/// Every action a seat could conceivably send, legal or not.
+fn candidate_actions() -> Vec<Action> {
+    let mut out = vec![
+        Action::SelfDrawWin,
+        Action::Win,
+        Action::Pung,
+        Action::ExposedKong,
+        Action::Pass,
+    ];
+    for suit in Suit::NUMBERED {
+        out.push(Action::DeclareVoid { suit });
+    }
+    for t in Tile::playing() {
+        out.push(Action::Discard { tile: t });
+        out.push(Action::ConcealedKong { tile: t });
+        out.push(Action::AddedKong { tile: t });
+        out.push(Action::Chow { low: t });
+    }
+    out
+}
+
+/// A cheap fingerprint of everything `apply` could change.
+fn fingerprint(game: &Game) -> (usize, usize, [u32; Tile::ALL_KINDS], Vec<Vec<Action>>) {
+    let legal = game.table_seats().map(|s| game.legal_actions(s)).collect();
+    (
+        game.events().len(),
+        game.actions().len(),
+        game.census(),
+        legal,
+    )
+}
+
+fn assert_conserved(game: &Game) {
+    let set = game.ruleset().rules().tile_set();
+    let census = game.census();
+    for (i, &n) in census.iter().enumerate() {
+        let t = Tile::from_index(i as u8).expect("kind");
+        assert_eq!(
+            n,
+            u32::from(set.copies(t)),
+            "seed {}: {t} counted {n}",
+            game.seed()
+        );
+    }
+}
+
+/// No event a seat may see reveals another seat's concealed tiles; views hold only their own.
+fn assert_hidden(game: &Game) {
+    for seat in game.table_seats() {
+        for e in game.events_for(seat) {
+            match &e.kind {
+                EventKind::Dealt { seat: s, .. } => assert_eq!(*s, seat, "deal leaked"),
+                EventKind::Drew {
+                    seat: s,
+                    tile: Some(_),
+                    ..
+                } => assert_eq!(*s, seat, "draw leaked"),
+                EventKind::VoidChosen { seat: s, .. } => assert_eq!(*s, seat, "void leaked early"),
+                EventKind::Melded {
+                    seat: s,
+                    meld: Some(m),
+                } if m.is_concealed() => {
+                    assert_eq!(*s, seat, "concealed kong leaked")
+                }
+                _ => {}
+            }
+            if let Audience::Seat(s) = e.audience {
+                assert_eq!(s, seat);
+            }
+        }
+        let view = game.view(seat);
+        let own: Vec<Tile> = game.finished_hand().seats[seat].concealed.to_tiles();
+        if !game.is_over() {
+            assert_eq!(view.concealed, own, "a view shows exactly its own tiles");
+        }
+    }
+}
+
+fn play_checked(ruleset: &Ruleset, seed: u64, deep: bool) -> Game {
+    let mut rng = SeededRng::new(seed.wrapping_mul(31).wrapping_add(7));
+    let dealer = Seat::new((seed % 4) as u8).expect("seat");
+    let carried = Carried {
+        dealer_streak: (seed % 3) as u32,
+        draw_streak: (seed % 2) as u32,
+        ..Carried::default()
+    };
+    let mut game = Game::new(ruleset.clone(), seed, dealer, Wind::East, carried);
+    let candidates = candidate_actions();
+    let mut steps = 0;
+    while !game.is_over() {
+        steps += 1;
+        assert!(steps < 2_000, "seed {seed}: the hand does not end");
+        let acting: Vec<Seat> = game
+            .table_seats()
+            .filter(|&s| !game.legal_actions(s).is_empty())
+            .collect();
+        assert!(
+            !acting.is_empty(),
+            "seed {seed}: nobody can act in a live hand"
+        );
+        let seat = acting[rng.below(acting.len() as u32) as usize];
+        let legal = game.legal_actions(seat);
+        // Refusals change nothing: all candidates on deep hands, a sample otherwise.
+        let before = fingerprint(&game);
+        let probes: Vec<Action> = if deep {
+            candidates.clone()
+        } else {
+            (0..3)
+                .map(|_| candidates[rng.below(candidates.len() as u32) as usize])
+                .collect()
+        };
+        for probe in probes {
+            for other in game.table_seats() {
+                let legal_here = game.legal_actions(other).contains(&probe);
+                if !legal_here {
+                    assert!(
+                        game.apply(other, probe).is_err(),
+                        "seed {seed}: {probe} accepted"
+                    );
+                }
+            }
+        }
+        assert_eq!(
+            fingerprint(&game),
+            before,
+            "seed {seed}: a refused action changed the game"
+        );
+        let action = choose(&game, seat, &legal, &mut rng);
+        game.apply(seat, action)
+            .unwrap_or_else(|e| panic!("seed {seed}: listed action refused: {e}"));
+        if deep {
+            assert_conserved(&game);
+        }
+    }
+    game
+}
+
+fn check_preset(id: RulesetId) {
+    let ruleset = Ruleset::with_defaults(id).expect("defaults are valid");
+    let hands = hands_per_preset();
+    let mut wins = 0usize;
+    for seed in 0..hands {
+        let deep = seed % 100 == 0;
+        let game = play_checked(&ruleset, seed, deep);
+        assert_conserved(&game);
+        let st = game
+            .settlement()
+            .unwrap_or_else(|| panic!("seed {seed}: {:?}", game.settle_error()));
+        assert_eq!(
+            st.deltas.0.iter().sum::<i64>(),
+            0,
+            "seed {seed}: not zero-sum: {st:?}"
+        );
+        wins += game.wins().len();
+        if deep || seed % 10 == 0 {
+            assert_hidden(&game);
+        }
+        // Replays reproduce the same events and settlement, also through JSON.
+        let record = HandRecord::of(&game);
+        let json = serde_json::to_string(&record).expect("record serializes");
+        let back: HandRecord = serde_json::from_str(&json).expect("record parses");
+        let again = back
+            .replay()
+            .unwrap_or_else(|e| panic!("seed {seed}: replay failed: {e}"));
+        assert_eq!(
+            again.events(),
+            game.events(),
+            "seed {seed}: replay diverged"
+        );
+        assert_eq!(again.settlement(), game.settlement());
+    }
+    assert!(
+        wins as u64 > hands / 10,
+        "{id}: only {wins} wins in {hands} hands"
+    );
+}
+
+#[test]
+fn sichuan_invariants() {
+    check_preset(RulesetId::Sichuan);
+}
+
+#[test]
+fn sichuan_xuezhan_invariants() {
+    check_preset(RulesetId::SichuanXuezhan);
+}
+
+#[test]
+fn sichuan_xuezhan_9_invariants() {
+    check_preset(RulesetId::SichuanXuezhan9);
+}
+
+#[test]
+fn a_tampered_record_is_refused_at_its_first_bad_action() {
+    let ruleset = Ruleset::with_defaults(RulesetId::SichuanXuezhan).expect("valid");
+    let game = play_checked(&ruleset, 5, false);
+    let mut record = HandRecord::of(&game);
+    record.actions[3] = (
+        record.actions[3].0,
+        Action::Discard {
+            tile: Tile::from_index(33).expect("7z"),
+        },
+    );
+    match record.replay() {
+        Err(engine::record::ReplayError::Action { index, .. }) => assert!(index <= 3),
+        other => panic!(
+            "expected a refusal, got {:?}",
+            other.map(|g| g.actions().len())
+        ),
+    }
+}
