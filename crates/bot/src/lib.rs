@@ -114,13 +114,20 @@ impl Policy for Greedy {
             })
             .collect();
         if !discards.is_empty() {
-            let score = |t: engine::Tile| {
-                let mut h = hand;
-                h.remove(t);
-                shape::shanten(&h, melds, self.forms)
-            };
-            let best = discards.iter().map(|&t| score(t)).min().unwrap_or(0);
-            let ties: Vec<_> = discards.into_iter().filter(|&t| score(t) == best).collect();
+            let scored: Vec<(engine::Tile, i8)> = discards
+                .iter()
+                .map(|&t| {
+                    let mut h = hand;
+                    h.remove(t);
+                    (t, shape::shanten(&h, melds, self.forms))
+                })
+                .collect();
+            let best = scored.iter().map(|&(_, s)| s).min().unwrap_or(0);
+            let ties: Vec<engine::Tile> = scored
+                .into_iter()
+                .filter(|&(_, s)| s == best)
+                .map(|(t, _)| t)
+                .collect();
             let pick = ties[rng.below(ties.len() as u32) as usize];
             return Action::Discard { tile: pick };
         }

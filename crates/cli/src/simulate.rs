@@ -124,12 +124,11 @@ fn play(game: &mut Game, policy: &impl Policy, rng: &mut SeededRng) -> anyhow::R
         guard += 1;
         anyhow::ensure!(guard < 10_000, "hand did not end after 10000 decisions");
         for seat in game.table_seats().collect::<Vec<Seat>>() {
-            let legal = game.legal_actions(seat);
-            if legal.is_empty() {
+            if game.legal_actions(seat).is_empty() {
                 continue;
             }
             let view = game.view(seat);
-            let action = policy.decide(&view, &legal, rng);
+            let action = policy.decide(&view, &view.legal, rng);
             game.apply(seat, action)?;
             if game.is_over() {
                 break;

@@ -251,6 +251,14 @@ pub trait Rules: Send + Sync {
     fn may_meld_suit(&self, void: Option<Suit>, suit: Suit) -> bool {
         void != Some(suit)
     }
+    /// A cheap first test of a candidate win, before [`Rules::evaluate_win`]: does the hand
+    /// plus `tile` have a winning shape at all? Families with wins that are not shapes (八花齐,
+    /// 四惠牌) or wild tiles extend it.
+    fn could_win(&self, hand: &SeatHand, tile: Tile) -> bool {
+        let mut full = hand.concealed;
+        full.add(tile);
+        crate::shape::is_complete(&full, hand.melds.len() as u8, self.forms())
+    }
     /// Whether this is a legal win and what it scores; `Err` says why not.
     ///
     /// # Errors

@@ -102,7 +102,7 @@ impl SeatView {
             concealed: own.concealed.to_tiles(),
             own_void: own.void,
             seats,
-            legal: game.legal_actions(seat),
+            legal: game.legal_actions(seat).to_vec(),
             last_discard: game.offered_tile(),
             over: game.is_over(),
         }

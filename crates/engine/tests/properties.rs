@@ -89,7 +89,10 @@ fn candidate_actions() -> Vec<Action> {
 
 /// A cheap fingerprint of everything `apply` could change.
 fn fingerprint(game: &Game) -> (usize, usize, [u32; Tile::ALL_KINDS], Vec<Vec<Action>>) {
-    let legal = game.table_seats().map(|s| game.legal_actions(s)).collect();
+    let legal = game
+        .table_seats()
+        .map(|s| game.legal_actions(s).to_vec())
+        .collect();
     (
         game.events().len(),
         game.actions().len(),
@@ -167,7 +170,7 @@ fn play_checked(ruleset: &Ruleset, seed: u64, deep: bool) -> Game {
             "seed {seed}: nobody can act in a live hand"
         );
         let seat = acting[rng.below(acting.len() as u32) as usize];
-        let legal = game.legal_actions(seat);
+        let legal = game.legal_actions(seat).to_vec();
         // Refusals change nothing: all candidates on deep hands, a sample otherwise.
         let before = fingerprint(&game);
         let probes: Vec<Action> = if deep {

@@ -115,7 +115,7 @@ impl ClaimWindow {
 
     /// Whether `seat` may win on the offered tile, honouring 过水 / 漏胡.
     fn win_for(&self, game: &Game, seat: Seat) -> Option<(i64, Win)> {
-        let mut flags = game.base_flags(seat, self.tile);
+        let mut flags = game.base_flags(seat);
         flags.robbed_kong = self.offer == Offer::AddedKong;
         flags.after_kong_discard = self.after_kong && self.offer == Offer::Discard;
         flags.last_tile = self.offer == Offer::Discard && game.wall.drawable() == 0;
@@ -125,7 +125,7 @@ impl ClaimWindow {
             from: Some(self.from),
             flags,
         };
-        let value = game.judge(&game.seat_hand(seat, None), &win)?;
+        let (value, win) = game.judge(&game.seat_hand(seat, None), win)?;
         let st = &game.seats[seat];
         let allowed = match game.ruleset.rules().missed_win() {
             MissedWin::None => true,

@@ -126,6 +126,8 @@ pub struct Game {
     exhausted: bool,
     /// The dealer's 14th tile, its "draw" of the first turn (天胡).
     opening_tile: Option<Tile>,
+    /// Each seat's legal actions in the current state.
+    legal: BySeat<ActionList>,
 }
 
 impl Game {
@@ -164,8 +166,10 @@ impl Game {
             outcome: None,
             exhausted: false,
             opening_tile: None,
+            legal: BySeat::default(),
         };
         game.deal();
+        game.refresh_legal();
         game
     }
 
@@ -254,7 +258,18 @@ impl Game {
     }
 
     /// What `seat` may do now. Empty when it is not asked for anything.
-    pub fn legal_actions(&self, seat: Seat) -> ActionList {
+    ///
+    /// This is the one source of truth for legality: [`Game::apply`] accepts exactly these.
+    /// The lists are computed once per change of state and kept.
+    pub fn legal_actions(&self, seat: Seat) -> &[Action] {
+        self.legal.0.get(seat.index()).map_or(&[], Vec::as_slice)
+    }
+
+    fn refresh_legal(&mut self) {
+        self.legal = BySeat::from_fn(|s| self.compute_legal(s));
+    }
+
+    fn compute_legal(&self, seat: Seat) -> ActionList {
         if seat.index() >= usize::from(self.players) {
             return Vec::new();
         }
@@ -296,6 +311,7 @@ impl Game {
         }
         let legal = self.legal_actions(seat);
         if !legal.contains(&action) {
+            let legal = legal.to_vec();
             let legal = if legal.is_empty() {
                 "nothing: it is not this seat's decision".to_owned()
             } else {
@@ -325,6 +341,7 @@ impl Game {
             | Action::Chow { .. }
             | Action::Pass => self.respond(seat, action),
         }
+        self.refresh_legal();
         Ok(self.events[first_new..].to_vec())
     }
 
@@ -432,28 +449,28 @@ impl Game {
         }
     }
 
-    /// The family's verdict on a candidate win.
-    pub(crate) fn judge(&self, hand: &SeatHand, win: &Win) -> Option<i64> {
+    /// The family's verdict on a candidate win: its value, and the win with every flag set.
+    pub(crate) fn judge(&self, hand: &SeatHand, mut win: Win) -> Option<(i64, Win)> {
+        let rules = self.ruleset.rules();
+        if !rules.could_win(hand, win.tile) {
+            return None;
+        }
+        win.flags.last_of_kind = self.visible_copies(win.tile) >= 3;
         let check = WinCheck {
             hand,
-            win,
+            win: &win,
             dealer: self.dealer,
             round_wind: self.round_wind,
             players: self.players,
             wild: None,
         };
-        self.ruleset
-            .rules()
-            .evaluate_win(&check)
-            .ok()
-            .map(|s| s.value)
+        rules.evaluate_win(&check).ok().map(|s| (s.value, win))
     }
 
-    /// Flags common to every win at this moment.
-    pub(crate) fn base_flags(&self, seat: Seat, tile: Tile) -> WinFlags {
+    /// Flags common to every win at this moment (和绝张 is added by [`Game::judge`]).
+    pub(crate) fn base_flags(&self, seat: Seat) -> WinFlags {
         WinFlags {
             first_turn: self.untouched && !self.seats[seat].has_discarded,
-            last_of_kind: self.visible_copies(tile) >= 3,
             ..WinFlags::default()
         }
     }

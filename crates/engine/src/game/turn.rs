@@ -22,9 +22,9 @@ impl Game {
                 seat,
                 tile: t,
                 from: None,
-                flags: self.turn_flags(turn, t),
+                flags: self.turn_flags(turn),
             };
-            if self.judge(&self.seat_hand(seat, Some(t)), &win).is_some() {
+            if self.judge(&self.seat_hand(seat, Some(t)), win).is_some() {
                 // 最后四张: a ready player whose tile appears must win.
                 if turn.forced_zone {
                     return vec![Action::SelfDrawWin];
@@ -55,11 +55,11 @@ impl Game {
         out
     }
 
-    fn turn_flags(&self, turn: &Turn, tile: Tile) -> WinFlags {
+    fn turn_flags(&self, turn: &Turn) -> WinFlags {
         WinFlags {
             kong_replacement: turn.after_kong,
             last_tile: turn.last_tile,
-            ..self.base_flags(turn.seat, tile)
+            ..self.base_flags(turn.seat)
         }
     }
 
@@ -100,11 +100,15 @@ impl Game {
             return;
         };
         let Some(tile) = turn.drawn else { return };
-        let win = Win {
+        let candidate = Win {
             seat,
             tile,
             from: None,
-            flags: self.turn_flags(&turn, tile),
+            flags: self.turn_flags(&turn),
+        };
+        let hand = self.seat_hand(seat, Some(tile));
+        let Some((_, win)) = self.judge(&hand, candidate) else {
+            return;
         };
         self.seats[seat].concealed.remove(tile);
         self.record_win(win, true);

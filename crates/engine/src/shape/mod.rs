@@ -93,14 +93,14 @@ fn standard_distance(c: &TileCounts, sets: u8) -> u8 {
     let ab = combine(&a, &b);
     let abs = combine(&ab, &s);
     let sets = usize::from(sets.min(4));
-    let mut best = FAR;
+    let mut best = u8::MAX;
     for mz in 0..=sets {
         for pz in 0..=1usize {
-            let d = abs[2 * (sets - mz) + (1 - pz)] + z[2 * mz + pz];
+            let d = abs[2 * (sets - mz) + (1 - pz)].saturating_add(z[2 * mz + pz]);
             best = best.min(d);
         }
     }
-    best
+    best.min(FAR)
 }
 
 /// Fewest tiles to add so that the hand holds a complete shape of one of `forms`.

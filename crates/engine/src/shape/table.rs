@@ -84,13 +84,21 @@ fn build(len: usize, runs: bool) -> Vec<Distances> {
     let mut empty = [FAR; TARGETS];
     empty[0] = 0;
     let mut prev: Vec<Distances> = vec![empty];
+    let mut prev_sums: Vec<u8> = vec![0];
     for l in 1..=len {
         let keys = POW5[l] as usize;
         let mut cur = vec![[FAR; TARGETS]; keys];
+        let mut sums = vec![0u8; keys];
         for (key, out) in cur.iter_mut().enumerate() {
             let key = key as u32;
             let h0 = (key % 5) as u8;
             let rest = key / 5;
+            let sum = h0 + prev_sums[rest as usize];
+            sums[key as usize] = sum;
+            // A concealed part never holds more than 14 tiles; larger patterns stay unused.
+            if sum > 14 {
+                continue;
+            }
             let h1 = if l >= 2 { (rest % 5) as u8 } else { 0 };
             let h2 = if l >= 3 { ((rest / 5) % 5) as u8 } else { 0 };
             let max_chows = if runs && l >= 3 { 4 } else { 0 };
@@ -101,7 +109,7 @@ fn build(len: usize, runs: bool) -> Vec<Distances> {
                     }
                     for k in 0..=max_chows {
                         let here = 3 * pung + 2 * pair + k;
-                        if here > 4 || pung + k > 4 {
+                        if here > 4 {
                             break;
                         }
                         let cost =
@@ -118,6 +126,7 @@ fn build(len: usize, runs: bool) -> Vec<Distances> {
             }
         }
         prev = cur;
+        prev_sums = sums;
     }
     prev
 }
@@ -139,27 +148,43 @@ fn relax(out: &mut Distances, child: &Distances, cost: u8, sets: u8, pair: u8) {
     }
 }
 
+/// Index pairs `(a, b, out)` of [`combine`]: every split of up to four sets and one pair
+/// between two suits, listed once so the loop has no bounds to compute.
+const PAIRS: [(u8, u8, u8); 45] = {
+    let mut out = [(0u8, 0u8, 0u8); 45];
+    let mut n = 0;
+    let mut ma = 0;
+    while ma <= 4 {
+        let mut mb = 0;
+        while ma + mb <= 4 {
+            let splits = [(0, 0), (1, 0), (0, 1)];
+            let mut i = 0;
+            while i < 3 {
+                let (pa, pb) = splits[i];
+                out[n] = (
+                    (2 * ma + pa) as u8,
+                    (2 * mb + pb) as u8,
+                    (2 * (ma + mb) + pa + pb) as u8,
+                );
+                n += 1;
+                i += 1;
+            }
+            mb += 1;
+        }
+        ma += 1;
+    }
+    out
+};
+
 /// Min-plus combination of two suits' distance vectors: the best split of `m` sets and `p`
-/// pairs between them.
+/// pairs between them. Distances stay below 256: each is at most [`FAR`] and four are added.
 #[inline]
 pub(crate) fn combine(a: &Distances, b: &Distances) -> Distances {
-    let mut out = [FAR; TARGETS];
-    for ma in 0..=4usize {
-        for pa in 0..=1usize {
-            let da = a[2 * ma + pa];
-            if da >= FAR {
-                continue;
-            }
-            for mb in 0..=4 - ma {
-                for pb in 0..=1 - pa {
-                    let d = da + b[2 * mb + pb];
-                    let slot = &mut out[2 * (ma + mb) + pa + pb];
-                    if d < *slot {
-                        *slot = d;
-                    }
-                }
-            }
-        }
+    let mut out = [FAR * 4; TARGETS];
+    for &(ia, ib, io) in &PAIRS {
+        let d = a[ia as usize].saturating_add(b[ib as usize]);
+        let slot = &mut out[io as usize];
+        *slot = (*slot).min(d);
     }
     out
 }
