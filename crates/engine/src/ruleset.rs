@@ -298,6 +298,8 @@ pub struct Ruleset {
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Family {
     Sichuan(Sichuan),
+    #[cfg(test)]
+    Plain(crate::variants::testing::Plain),
 }
 
 impl Ruleset {
@@ -323,6 +325,16 @@ impl Ruleset {
     pub fn rules(&self) -> &dyn Rules {
         match &self.family {
             Family::Sichuan(s) => s,
+            #[cfg(test)]
+            Family::Plain(p) => p,
+        }
+    }
+
+    /// The plain test family (flowers, chows, reserve), for the shared flow's own tests.
+    #[cfg(test)]
+    pub(crate) fn plain(plain: crate::variants::testing::Plain) -> Ruleset {
+        Ruleset {
+            family: Family::Plain(plain),
         }
     }
 
@@ -335,6 +347,8 @@ impl Ruleset {
     pub fn options(&self) -> RawOptions {
         match &self.family {
             Family::Sichuan(s) => s.options(),
+            #[cfg(test)]
+            Family::Plain(_) => RawOptions::new(),
         }
     }
 }

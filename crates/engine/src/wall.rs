@@ -144,7 +144,7 @@ impl Wall {
         }
     }
 
-    /// Sets how many tail tiles are kept back from turn draws.
+    /// Sets how many tiles, counted from the original tail, are kept back from turn draws.
     pub fn set_reserve(&mut self, reserve: usize) {
         self.reserve = reserve;
     }
@@ -154,9 +154,13 @@ impl Wall {
         self.back - self.front
     }
 
-    /// Tiles that may still be drawn in turn (the live wall, without the reserve).
+    /// Tiles that may still be drawn in turn: the live wall, less what is left of the reserve.
+    /// The reserve is measured from the original tail, so replacements taken from the tail use
+    /// it up instead of moving it (Beijing 保留牌).
     pub fn drawable(&self) -> usize {
-        self.remaining().saturating_sub(self.reserve)
+        let taken_from_tail = self.tiles.len() - self.back;
+        self.remaining()
+            .saturating_sub(self.reserve.saturating_sub(taken_from_tail))
     }
 
     /// Draws the next tile in turn, if the live wall is not used up.
@@ -178,7 +182,6 @@ impl Wall {
             ReplacementEnd::Live => self.draw(),
             ReplacementEnd::Tail => {
                 self.back -= 1;
-                self.reserve = self.reserve.saturating_sub(1);
                 self.tiles.get(self.back).copied()
             }
         }
@@ -201,6 +204,11 @@ impl Wall {
     /// The tiles still in the wall, reserve included (census and the record; never sent).
     pub fn live_and_tail(&self) -> &[Tile] {
         &self.tiles[self.front..self.back]
+    }
+
+    /// Tiles drawn from the live end so far (the deal included).
+    pub fn live_drawn(&self) -> usize {
+        self.front
     }
 
     /// The whole order as dealt (for the record; never sent to clients).

@@ -587,3 +587,6 @@ fn break_position(dice: [u8; 2], tiles: usize) -> usize {
 
 /// A list of up to eight claim options for one seat.
 pub(crate) type Options = ArrayVec<Action, 8>;
+
+#[cfg(test)]
+mod tests;

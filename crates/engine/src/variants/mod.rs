@@ -2,3 +2,5 @@
 //! `shared/rules/<family>.md` and the choices made where the spec is silent.
 
 pub mod sichuan;
+#[cfg(test)]
+pub(crate) mod testing;

@@ -1,0 +1,90 @@
+//! A plain rule family for testing the shared flow on what Sichuan does not use: flowers,
+//! chows, head bump, a reserve at the tail, tail replacements. Scores one point per win.
+
+use crate::ruleset::{HandResult, NextHand, Rules, RulesetId, WinCheck, WinScore};
+use crate::settle::{FanItem, FinishedHand, SettleError, Settlement, check_physical, describe};
+use crate::shape::Forms;
+use crate::table::TableState;
+use crate::wall::{ReplacementEnd, TileSetKind};
+
+/// Configurable plain rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Plain {
+    /// 一炮多响 instead of head bump.
+    pub multi_win: bool,
+    /// 血战-style play on after wins.
+    pub plays_on: bool,
+    /// Tail tiles kept back from turn draws.
+    pub reserve: usize,
+}
+
+impl Rules for Plain {
+    fn id(&self) -> RulesetId {
+        RulesetId::Sichuan
+    }
+    fn tile_set(&self) -> TileSetKind {
+        TileSetKind::Flowers144
+    }
+    fn replacement_end(&self) -> ReplacementEnd {
+        ReplacementEnd::Tail
+    }
+    fn forms(&self) -> Forms {
+        Forms::STANDARD
+            .with(Forms::SEVEN_PAIRS)
+            .with(Forms::THIRTEEN_ORPHANS)
+    }
+    fn allows_chow(&self) -> bool {
+        true
+    }
+    fn multi_win(&self) -> bool {
+        self.multi_win
+    }
+    fn plays_on_after_win(&self) -> bool {
+        self.plays_on
+    }
+    fn reserve(&self, kongs: u32) -> usize {
+        self.reserve + 2 * kongs.saturating_sub(1) as usize
+    }
+    fn evaluate_win(&self, check: &WinCheck<'_>) -> Result<WinScore, String> {
+        if !self.could_win(check.hand, check.win.tile) {
+            return Err("not complete".into());
+        }
+        Ok(WinScore {
+            items: vec![FanItem {
+                name: "和",
+                value: 1,
+                count: 1,
+            }],
+            value: 1,
+        })
+    }
+    fn settle(&self, hand: &FinishedHand) -> Result<Settlement, SettleError> {
+        check_physical(hand, TileSetKind::Flowers144)?;
+        let mut st = Settlement::default();
+        for w in &hand.wins {
+            let sh = &hand.seats[w.seat];
+            if !self.could_win(sh, w.tile) {
+                return Err(SettleError::NotAWin {
+                    seat: w.seat,
+                    hand: describe(sh),
+                    tile: w.tile,
+                    reason: "not complete".into(),
+                });
+            }
+            match w.from {
+                Some(f) => st.pay(f, w.seat, 1),
+                None => {
+                    for s in hand.seats_in_play().filter(|&s| s != w.seat) {
+                        st.pay(s, w.seat, 1);
+                    }
+                }
+            }
+        }
+        Ok(st)
+    }
+    fn next_hand(&self, state: &TableState, result: &HandResult) -> NextHand {
+        NextHand {
+            dealer: result.wins.first().map_or(state.dealer, |w| w.seat),
+        }
+    }
+}
