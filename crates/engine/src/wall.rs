@@ -83,6 +83,11 @@ impl TileSetKind {
         }
     }
 
+    /// Never empty; here for the `len` convention.
+    pub const fn is_empty(self) -> bool {
+        false
+    }
+
     /// Copies of `t` in the set.
     pub fn copies(self, t: Tile) -> u8 {
         match (self, t.suit()) {

@@ -283,11 +283,11 @@ fn standard_waits(c: &TileCounts) -> TileSet {
             if new_sum % 3 == 1 || pairs != 1 {
                 continue;
             }
-            for r in 0..9 {
+            for (r, &step) in POW5.iter().enumerate().take(9) {
                 if c.0[9 * s + r] >= 4 {
                     continue;
                 }
-                if t.suit_complete[(keys[s] + POW5[r]) as usize] {
+                if t.suit_complete[(keys[s] + step) as usize] {
                     if let Some(tile) = Tile::from_index((9 * s + r) as u8) {
                         out.insert(tile);
                     }

@@ -85,8 +85,8 @@ fn build(len: usize, runs: bool) -> Vec<Distances> {
     empty[0] = 0;
     let mut prev: Vec<Distances> = vec![empty];
     let mut prev_sums: Vec<u8> = vec![0];
-    for l in 1..=len {
-        let keys = POW5[l] as usize;
+    for (l, &keys) in POW5.iter().enumerate().take(len + 1).skip(1) {
+        let keys = keys as usize;
         let mut cur = vec![[FAR; TARGETS]; keys];
         let mut sums = vec![0u8; keys];
         for (key, out) in cur.iter_mut().enumerate() {
