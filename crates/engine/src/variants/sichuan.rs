@@ -28,7 +28,7 @@
 //! - **Streaks** (`sichuan-xuezhan-9`): `dealer_streak` counts hands the dealer kept before this
 //!   one, so the third hand in a row (streak 2) is ×2, then ×4…; `draw_streak` drawn hands in a
 //!   row before this one give ×2^streak. Both multiply the whole settlement, 查叫 and kong money
-//!   included.
+//!   included. Each multiplier stops growing at ×1024 (ten doublings) so amounts stay bounded.
 //! - **Room options:** `coefficient` (房间系数, points per unit, default 1) in all presets;
 //!   `kong_money` (刮风下雨, default on) and `fan_cap` (default 3 or 9) in the 血战 presets.
 
@@ -68,6 +68,10 @@ pub struct Sichuan {
     kong_money: bool,
     fan_cap: u32,
 }
+
+/// Doublings of one streak multiplier stop here (×1024), so that no settlement can overflow
+/// whatever streak a table reaches; real tables never get near it.
+const MAX_STREAK_DOUBLINGS: u32 = 10;
 
 /// Live wall size at or below which a ready player must win (最后四张).
 const FORCED_WIN_WALL: usize = 4;
@@ -699,7 +703,7 @@ impl Sichuan {
 
     /// 黄庄 and 连庄 multipliers of `sichuan-xuezhan-9`.
     fn apply_streaks(&self, hand: &FinishedHand, st: &mut Settlement) {
-        let draws = hand.carried.draw_streak.min(20);
+        let draws = hand.carried.draw_streak.min(MAX_STREAK_DOUBLINGS);
         if draws > 0 {
             st.scale(1 << draws);
             st.extras.push(ExtraLine {
@@ -707,7 +711,7 @@ impl Sichuan {
                 value: 1 << draws,
             });
         }
-        let kept = hand.carried.dealer_streak.min(21);
+        let kept = hand.carried.dealer_streak.min(MAX_STREAK_DOUBLINGS + 1);
         if kept >= 2 {
             st.scale(1 << (kept - 1));
             st.extras.push(ExtraLine {
