@@ -589,4 +589,6 @@ fn break_position(dice: [u8; 2], tiles: usize) -> usize {
 pub(crate) type Options = ArrayVec<Action, 8>;
 
 #[cfg(test)]
+mod sichuan_tests;
+#[cfg(test)]
 mod tests;
