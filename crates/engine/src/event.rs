@@ -54,6 +54,13 @@ pub enum EventKind {
         /// Tiles in the wall after the deal.
         wall: usize,
     },
+    /// An indicator was turned up after the deal; it names the wild kind (惠牌 / 财神).
+    WildTurned {
+        /// The tile turned up.
+        indicator: Tile,
+        /// The wild kind.
+        wild: Tile,
+    },
     /// A seat's dealt tiles (to that seat).
     Dealt {
         /// The seat.

@@ -254,10 +254,23 @@ pub trait Rules: Send + Sync {
     /// A cheap first test of a candidate win, before [`Rules::evaluate_win`]: does the hand
     /// plus `tile` have a winning shape at all? Families with wins that are not shapes (八花齐,
     /// 四惠牌) or wild tiles extend it.
-    fn could_win(&self, hand: &SeatHand, tile: Tile) -> bool {
+    fn could_win(&self, hand: &SeatHand, tile: Tile, wild: Option<Tile>) -> bool {
         let mut full = hand.concealed;
         full.add(tile);
-        crate::shape::is_complete(&full, hand.melds.len() as u8, self.forms())
+        let melds = hand.melds.len() as u8;
+        match wild {
+            Some(w) if full.get(w) > 0 => {
+                let wilds = full.get(w);
+                full[w] = 0;
+                crate::shape::is_complete_with_wilds(&full, wilds, melds, self.forms())
+            }
+            _ => crate::shape::is_complete(&full, melds, self.forms()),
+        }
+    }
+    /// Turns up an indicator after the deal and names the wild kind (惠牌, 财神), for families
+    /// that have one; the indicator is taken out of the wall.
+    fn wild_tile(&self, _wall: &mut crate::wall::Wall) -> Option<crate::wall::WildDraw> {
+        None
     }
     /// Whether this is a legal win and what it scores; `Err` says why not.
     ///

@@ -51,6 +51,8 @@ pub struct SeatView {
     pub dice: [u8; 2],
     /// Tiles left in the live wall.
     pub wall_drawable: usize,
+    /// The indicator and wild kind, where the family has one (public).
+    pub wild: Option<crate::wall::WildDraw>,
     /// Own concealed tiles, sorted.
     pub concealed: Vec<Tile>,
     /// Own 定缺 (known to self before the reveal).
@@ -99,6 +101,7 @@ impl SeatView {
             round_wind: game.round_wind(),
             dice: game.dice(),
             wall_drawable: game.wall_drawable(),
+            wild: game.wild(),
             concealed: own.concealed.to_tiles(),
             own_void: own.void,
             seats,

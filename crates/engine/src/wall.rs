@@ -222,6 +222,33 @@ impl Wall {
     }
 }
 
+/// The kind an indicator points to (惠坯 → 惠牌, Ningbo's `next` 财神): suits 1→2…8→9, 9→1;
+/// winds 东→南→西→北→东; dragons 中→发, 发→白, 白→中 (the order Beijing's text gives).
+/// Flowers point to themselves (they are never indicators in any family).
+pub fn next_for_indicator(indicator: Tile) -> Tile {
+    let rank = indicator.rank();
+    let next = match indicator.suit() {
+        Suit::Man | Suit::Pin | Suit::Sou => rank % 9 + 1,
+        Suit::Honor if rank <= 4 => rank % 4 + 1,
+        Suit::Honor => match rank {
+            7 => 6,
+            6 => 5,
+            _ => 7,
+        },
+        Suit::Flower => rank,
+    };
+    Tile::new(indicator.suit(), next).unwrap_or(indicator)
+}
+
+/// An indicator turned up after the deal and the wild kind it names.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct WildDraw {
+    /// The tile turned up (set aside, never drawn).
+    pub indicator: Tile,
+    /// The wild kind: every copy stands for any tile in a winning hand.
+    pub wild: Tile,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -246,6 +273,17 @@ mod tests {
         assert_eq!(a, b);
         assert_ne!(a.order(), c.order());
         assert_eq!(a.order().len(), 108);
+    }
+
+    #[test]
+    fn indicators_point_to_the_next_kind() {
+        let t = |s: &str| s.parse::<Tile>().expect("tile");
+        assert_eq!(next_for_indicator(t("9m")), t("1m"));
+        assert_eq!(next_for_indicator(t("4p")), t("5p"));
+        assert_eq!(next_for_indicator(t("4z")), t("1z"));
+        assert_eq!(next_for_indicator(t("7z")), t("6z"));
+        assert_eq!(next_for_indicator(t("6z")), t("5z"));
+        assert_eq!(next_for_indicator(t("5z")), t("7z"));
     }
 
     #[test]

@@ -33,7 +33,7 @@ impl Game {
             players: self.players,
             dealer: self.dealer,
             round_wind: self.round_wind,
-            wild: None,
+            wild: self.wild.map(|w| w.wild),
             bonus: Vec::new(),
             dice: Some(self.dice),
             seats: BySeat::from_fn(|s| {
@@ -56,6 +56,9 @@ impl Game {
         let mut n = [0u32; Tile::ALL_KINDS];
         for &t in self.wall.live_and_tail() {
             n[t.index()] += 1;
+        }
+        if let Some(w) = self.wild {
+            n[w.indicator.index()] += 1;
         }
         for s in self.table_seats() {
             let st = &self.seats[s];

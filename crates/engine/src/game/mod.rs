@@ -25,7 +25,7 @@ use crate::settle::{Carried, PlacedMeld, SeatHand, SettleError, Settlement, Win,
 use crate::tile::{Suit, Tile};
 use crate::tiles::TileCounts;
 use crate::view::SeatView;
-use crate::wall::{SeededRng, Wall};
+use crate::wall::{SeededRng, Wall, WildDraw};
 
 pub use claims::ClaimWindow;
 
@@ -128,6 +128,8 @@ pub struct Game {
     opening_tile: Option<Tile>,
     /// Each seat's legal actions in the current state.
     legal: BySeat<ActionList>,
+    /// The indicator turned up after the deal and the wild kind, where the family has one.
+    wild: Option<WildDraw>,
 }
 
 impl Game {
@@ -167,6 +169,7 @@ impl Game {
             exhausted: false,
             opening_tile: None,
             legal: BySeat::default(),
+            wild: None,
         };
         game.deal();
         game.refresh_legal();
@@ -218,6 +221,16 @@ impl Game {
                 EventKind::DealtHidden {
                     seat: s,
                     count: dealt[s].len(),
+                },
+            );
+        }
+        self.wild = self.ruleset.rules().wild_tile(&mut self.wall);
+        if let Some(w) = self.wild {
+            self.emit(
+                Audience::Everyone,
+                EventKind::WildTurned {
+                    indicator: w.indicator,
+                    wild: w.wild,
                 },
             );
         }
@@ -452,7 +465,7 @@ impl Game {
     /// The family's verdict on a candidate win: its value, and the win with every flag set.
     pub(crate) fn judge(&self, hand: &SeatHand, mut win: Win) -> Option<(i64, Win)> {
         let rules = self.ruleset.rules();
-        if !rules.could_win(hand, win.tile) {
+        if !rules.could_win(hand, win.tile, self.wild.map(|w| w.wild)) {
             return None;
         }
         win.flags.last_of_kind = self.visible_copies(win.tile) >= 3;
@@ -462,7 +475,7 @@ impl Game {
             dealer: self.dealer,
             round_wind: self.round_wind,
             players: self.players,
-            wild: None,
+            wild: self.wild.map(|w| w.wild),
         };
         rules.evaluate_win(&check).ok().map(|s| (s.value, win))
     }
@@ -553,6 +566,10 @@ impl Game {
     /// A settlement failure (an engine defect if it ever happens; kept, never panicked on).
     pub fn settle_error(&self) -> Option<&SettleError> {
         self.outcome.as_ref().and_then(|o| o.as_ref().err())
+    }
+    /// The indicator and wild kind of this hand, if its family has one.
+    pub fn wild(&self) -> Option<WildDraw> {
+        self.wild
     }
     /// Tiles left in the live wall.
     pub fn wall_drawable(&self) -> usize {

@@ -9,6 +9,7 @@ fn plain(multi_win: bool, plays_on: bool, reserve: usize) -> Ruleset {
         multi_win,
         plays_on,
         reserve,
+        wild: false,
     })
 }
 
@@ -149,6 +150,35 @@ fn multi_win_and_play_on() {
         "play-on lets a hand have several wins: {seen:?}"
     );
     assert!(seen.multi > 0, "one discard with several winners: {seen:?}");
+}
+
+#[test]
+fn wild_tiles_complete_hands() {
+    let rules = Ruleset::plain(Plain {
+        multi_win: false,
+        plays_on: false,
+        reserve: 0,
+        wild: true,
+    });
+    let mut seen = Seen::default();
+    let mut wild_wins = 0;
+    for seed in 0..300 {
+        let game = play(&rules, seed, &mut seen);
+        let w = game.wild().expect("an indicator is turned up");
+        assert_eq!(w.wild, crate::wall::next_for_indicator(w.indicator));
+        for win in game.wins() {
+            let hand = &game.finished_hand().seats[win.seat];
+            let mut full = hand.concealed;
+            full.add(win.tile);
+            let plain =
+                crate::shape::is_complete(&full, hand.melds.len() as u8, rules.rules().forms());
+            wild_wins += usize::from(!plain);
+        }
+    }
+    assert!(
+        seen.wins > 0 && wild_wins > 0,
+        "some wins need the wild: {seen:?} {wild_wins}"
+    );
 }
 
 #[test]

@@ -16,6 +16,8 @@ pub struct Plain {
     pub plays_on: bool,
     /// Tail tiles kept back from turn draws.
     pub reserve: usize,
+    /// Turn up an indicator at the tail; the next kind is wild.
+    pub wild: bool,
 }
 
 impl Rules for Plain {
@@ -45,8 +47,18 @@ impl Rules for Plain {
     fn reserve(&self, kongs: u32) -> usize {
         self.reserve + 2 * kongs.saturating_sub(1) as usize
     }
+    fn wild_tile(&self, wall: &mut crate::wall::Wall) -> Option<crate::wall::WildDraw> {
+        if !self.wild {
+            return None;
+        }
+        let indicator = wall.set_aside_tail()?;
+        Some(crate::wall::WildDraw {
+            indicator,
+            wild: crate::wall::next_for_indicator(indicator),
+        })
+    }
     fn evaluate_win(&self, check: &WinCheck<'_>) -> Result<WinScore, String> {
-        if !self.could_win(check.hand, check.win.tile) {
+        if !self.could_win(check.hand, check.win.tile, check.wild) {
             return Err("not complete".into());
         }
         Ok(WinScore {
@@ -63,7 +75,7 @@ impl Rules for Plain {
         let mut st = Settlement::default();
         for w in &hand.wins {
             let sh = &hand.seats[w.seat];
-            if !self.could_win(sh, w.tile) {
+            if !self.could_win(sh, w.tile, hand.wild) {
                 return Err(SettleError::NotAWin {
                     seat: w.seat,
                     hand: describe(sh),
