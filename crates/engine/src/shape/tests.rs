@@ -222,3 +222,43 @@ fn table_agrees_with_reference_on_random_hands() {
         }
     }
 }
+
+/// Shanten agrees with its definition on random 13-tile hands: 0 means ready; n > 0 means no
+/// single exchange (draw one, discard one) reaches n − 1 or better, and some exchange does.
+#[test]
+fn shanten_matches_exchange_definition() {
+    let mut state = 0x2545_F491_4F6C_DD1D;
+    let ready = |h: &TileCounts| !waits(h, 0, Forms::STANDARD).is_empty();
+    let mut checked = 0;
+    for round in 0..3000 {
+        let kinds = if round % 3 == 0 { 9 } else { 27 };
+        let c = random_hand(&mut state, 13, kinds);
+        let sh = shanten(&c, 0, Forms::STANDARD);
+        if sh == 0 {
+            // Ready, unless the only wait is a fifth copy of a tile held four times.
+            if !ready(&c) {
+                assert!(c.0.contains(&4), "{c}: shanten 0 but no waits");
+            }
+            continue;
+        }
+        if sh > 2 {
+            continue;
+        }
+        let mut best = i8::MAX;
+        for t in Tile::playing() {
+            if c.get(t) >= 4 {
+                continue;
+            }
+            let mut drawn = c;
+            drawn.add(t);
+            for d in drawn.kinds().iter() {
+                let mut after = drawn;
+                after.remove(d);
+                best = best.min(shanten(&after, 0, Forms::STANDARD));
+            }
+        }
+        assert_eq!(best, sh - 1, "{c}: shanten {sh}, best exchange reaches {best}");
+        checked += 1;
+    }
+    assert!(checked > 500, "only {checked} hands at shanten 1–2");
+}
