@@ -172,12 +172,12 @@ fn swap_random(rng: &mut XorShift, c: &mut TileCounts) {
     }
 }
 
+/// Makes one hand from the random stream.
+type Generator = dyn Fn(&mut XorShift) -> TileCounts;
+
 /// Builds a set of `SET_SIZE` hands from `(how many, generator)` parts, in a shuffled order
 /// so that the kinds of hands alternate as they would in play.
-fn build(
-    rng: &mut XorShift,
-    parts: &[(usize, &dyn Fn(&mut XorShift) -> TileCounts)],
-) -> Vec<TileCounts> {
+fn build(rng: &mut XorShift, parts: &[(usize, &Generator)]) -> Vec<TileCounts> {
     let mut hands = Vec::with_capacity(SET_SIZE);
     for &(n, make) in parts {
         for _ in 0..n {

@@ -163,6 +163,11 @@ impl TileSet {
         self.0 == 0
     }
 
+    /// Kinds in either set.
+    pub const fn union(self, other: TileSet) -> TileSet {
+        TileSet(self.0 | other.0)
+    }
+
     /// Number of kinds.
     pub const fn len(self) -> u32 {
         self.0.count_ones()

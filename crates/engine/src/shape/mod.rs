@@ -208,20 +208,23 @@ pub fn waits(c: &TileCounts, melds: u8, forms: Forms) -> TileSet {
     } else {
         TileSet::EMPTY
     };
-    if melds <= 1 && forms != Forms::STANDARD {
-        let special = forms.with(Forms::STANDARD).0 ^ Forms::STANDARD.0;
-        if special != 0 {
-            let mut h = *c;
-            for t in Tile::playing() {
-                if out.contains(t) || h.get(t) >= 4 {
-                    continue;
-                }
-                h.add(t);
-                if is_complete(&h, melds, Forms(special)) {
-                    out.insert(t);
-                }
-                h.remove(t);
+    if melds == 0 && forms.contains(Forms::SEVEN_PAIRS) {
+        out = out.union(special::seven_pairs_waits(c));
+    }
+    if melds == 0 && forms.contains(Forms::THIRTEEN_ORPHANS) {
+        out = out.union(special::thirteen_orphans_waits(c));
+    }
+    if melds <= 1 && forms.contains(Forms::KNITTED) {
+        let mut h = *c;
+        for t in Tile::playing() {
+            if out.contains(t) || h.get(t) >= 4 {
+                continue;
             }
+            h.add(t);
+            if special::knitted_distance(&h, melds) == 0 {
+                out.insert(t);
+            }
+            h.remove(t);
         }
     }
     out

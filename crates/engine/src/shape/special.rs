@@ -4,7 +4,8 @@
 //! counts so that they hold the shape (0 = complete with 14 tiles).
 
 use super::standard_distance;
-use crate::tiles::TileCounts;
+use crate::tile::Tile;
+use crate::tiles::{TileCounts, TileSet};
 
 /// Seven pairs (七对); four of a kind counts as two pairs (龙七对, 豪华七对).
 pub(super) fn seven_pairs_distance(c: &TileCounts) -> u8 {
@@ -16,6 +17,33 @@ pub(super) fn seven_pairs_distance(c: &TileCounts) -> u8 {
     }
     let pairs = pairs.min(7);
     14 - 2 * pairs - odd.min(7 - pairs)
+}
+
+/// Seven-pairs waits of a 13-tile hand one tile from complete: the kinds held an odd number of
+/// times (a single becomes a pair, a triple becomes two pairs).
+pub(super) fn seven_pairs_waits(c: &TileCounts) -> TileSet {
+    if c.total() != 13 || seven_pairs_distance(c) != 1 {
+        return TileSet::EMPTY;
+    }
+    c.0.iter()
+        .enumerate()
+        .filter(|&(_, &n)| n % 2 == 1)
+        .filter_map(|(i, _)| Tile::from_index(i as u8))
+        .collect()
+}
+
+/// Thirteen-orphans waits of a 13-tile hand: the missing kind when one is doubled, all thirteen
+/// when all are held once.
+pub(super) fn thirteen_orphans_waits(c: &TileCounts) -> TileSet {
+    if c.total() != 13 || thirteen_orphans_distance(c) != 1 {
+        return TileSet::EMPTY;
+    }
+    let has_pair = ORPHANS.iter().any(|&i| c.0[i] >= 2);
+    ORPHANS
+        .iter()
+        .filter(|&&i| !has_pair || c.0[i] == 0)
+        .filter_map(|&i| Tile::from_index(i as u8))
+        .collect()
 }
 
 /// The 13 kinds of 十三幺: the terminals and the honors.

@@ -257,8 +257,64 @@ fn shanten_matches_exchange_definition() {
                 best = best.min(shanten(&after, 0, Forms::STANDARD));
             }
         }
-        assert_eq!(best, sh - 1, "{c}: shanten {sh}, best exchange reaches {best}");
+        assert_eq!(
+            best,
+            sh - 1,
+            "{c}: shanten {sh}, best exchange reaches {best}"
+        );
         checked += 1;
     }
     assert!(checked > 500, "only {checked} hands at shanten 1–2");
+}
+
+/// The direct seven-pairs and thirteen-orphans waits agree with adding each tile and checking.
+#[test]
+fn special_waits_agree_with_completion() {
+    let mut state = 0x1234_5678_9ABC_DEF1;
+    let forms = Forms::SEVEN_PAIRS
+        .with(Forms::THIRTEEN_ORPHANS)
+        .with(Forms::KNITTED);
+    let pairs_like = |state: &mut u64| {
+        // Six pairs and a single, or thirteen orphans with one dropped, so waits are common.
+        let mut c = TileCounts::new();
+        if xorshift(state) % 2 == 0 {
+            while c.total() < 12 {
+                let i = (xorshift(state) % 34) as usize;
+                if c.0[i] <= 2 {
+                    c.0[i] += 2;
+                }
+            }
+            let i = (xorshift(state) % 34) as usize;
+            if c.0[i] < 4 {
+                c.0[i] += 1
+            } else {
+                c.0[(i + 1) % 34] += 1
+            }
+        } else {
+            for i in [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33] {
+                c.0[i] = 1;
+            }
+            let drop =
+                [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33][(xorshift(state) % 13) as usize];
+            c.0[drop] -= 1;
+            let dup = [0, 8, 9, 17, 27][(xorshift(state) % 5) as usize];
+            c.0[dup] += 1;
+        }
+        c
+    };
+    for _ in 0..3000 {
+        let c = pairs_like(&mut state);
+        if c.total() != 13 {
+            continue;
+        }
+        let w = waits(&c, 0, forms);
+        for t in Tile::playing() {
+            let mut h = c;
+            if h.get(t) >= 4 {
+                continue;
+            }
+            h.add(t);
+            assert_eq!(w.contains(t), is_complete(&h, 0, forms), "{c} + {t}");
+        }
+    }
 }
