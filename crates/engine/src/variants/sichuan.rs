@@ -21,6 +21,7 @@
 //!   moment the tile appears (drawn or discarded).
 //! - **杠上花 after 引杠** (standard preset): the replacement is taken to belong to the winner's
 //!   last listed kong; when that kong was claimed on a discard, the feeder pays as for a discard.
+//! - **Seats given as `{"concealed": ""}`** in a `settle` line take no part in 查叫 / 查花猪.
 //! - **First dealer** is drawn from the seed in all three presets; after that the standard
 //!   preset passes the deal to the winner (the discarder after a multi-win; kept after a draw),
 //!   the 血战 presets to the first winner of the hand (kept when nobody won). In a 血战 multi-win
@@ -509,6 +510,14 @@ impl Rules for Sichuan {
     }
 }
 
+/// Whether a seat's tiles were given at all. The settle format lets a seat "whose hand does not
+/// matter" be written `{"concealed": ""}`; such a seat takes no part in 查叫 / 查花猪, neither
+/// paying nor being paid (a seat still playing always holds tiles, so this never applies in
+/// play).
+fn is_given(sh: &SeatHand) -> bool {
+    sh.concealed.total() > 0 || !sh.melds.is_empty()
+}
+
 impl Sichuan {
     fn check_win_sequence(&self, hand: &FinishedHand) -> Result<(), SettleError> {
         if self.preset == Preset::Standard && hand.wins.len() > 1 {
@@ -588,6 +597,7 @@ impl Sichuan {
     fn check_ready_standard(&self, hand: &FinishedHand, st: &mut Settlement) {
         let values: Vec<(Seat, Option<i64>)> = hand
             .seats_in_play()
+            .filter(|&s| is_given(&hand.seats[s]))
             .map(|s| (s, self.ready_value(&hand.seats[s], s, hand.dealer, false)))
             .collect();
         for &(payer, pv) in &values {
@@ -621,6 +631,10 @@ impl Sichuan {
         let mut pigs = SeatSet::EMPTY;
         let mut ready: Vec<(Seat, i64)> = Vec::new();
         let mut not_ready = SeatSet::EMPTY;
+        let in_play: SeatSet = in_play
+            .iter()
+            .filter(|&s| is_given(&hand.seats[s]))
+            .collect();
         for s in in_play.iter() {
             let sh = &hand.seats[s];
             if self.is_flower_pig(sh) {

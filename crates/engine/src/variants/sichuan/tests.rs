@@ -269,3 +269,20 @@ fn void_suit_blocks_a_win() {
     assert_eq!(error_code(&out), "not_a_win");
     let _ = SettleOutput::refused(None, "x", String::new());
 }
+
+#[test]
+fn seats_not_given_take_no_part_in_ready_checks() {
+    // Seat 0 won; seat 2 is ready; seats 1 and 3 were left out of the line as not mattering.
+    let seats = json!([
+        {"concealed": "111m234m567m88m34p", "void": "s"},
+        empty(),
+        {"concealed": "123s456s789s555p2s", "void": "m"},
+        empty()
+    ]);
+    let out = settle(hand(
+        "sichuan-xuezhan",
+        seats,
+        json!([{"seat": 0, "tile": "5p", "from": 1}]),
+    ));
+    assert_eq!(deltas(&out), [1, -1, 0, 0], "{out}");
+}

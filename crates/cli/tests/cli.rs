@@ -1,0 +1,129 @@
+//! The `mahjong` binary end to end: `settle` over the shared vectors and bad lines, `simulate`
+//! determinism, `replay` of a recorded hand.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+
+fn mahjong() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_mahjong"))
+}
+
+fn run_with_stdin(args: &[&str], input: &str) -> (String, bool) {
+    let mut child = mahjong()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("mahjong runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("writes");
+    let out = child.wait_with_output().expect("finishes");
+    (
+        String::from_utf8(out.stdout).expect("utf-8"),
+        out.status.success(),
+    )
+}
+
+#[test]
+fn settle_answers_every_line_in_order() {
+    let vectors = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/conformance/sichuan/public.jsonl");
+    let good = std::fs::read_to_string(vectors).expect("shared vectors");
+    let input = format!(
+        "{good}not json\n{{\"id\": 9, \"ruleset\": \"mars\", \"dealer\": 0, \"seats\": []}}\n"
+    );
+    let (out, ok) = run_with_stdin(&["settle"], &input);
+    assert!(ok);
+    let lines: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect();
+    assert_eq!(lines.len(), good.lines().count() + 2);
+    assert_eq!(lines[0]["id"], "sc-seed-pengpeng-gang");
+    assert_eq!(lines[0]["deltas"], serde_json::json!([-3, 9, -3, -3]));
+    let n = lines.len();
+    assert_eq!(lines[n - 2]["error"]["code"], "bad_json");
+    assert_eq!(lines[n - 1]["id"], 9);
+    assert_eq!(lines[n - 1]["error"]["code"], "unknown_ruleset");
+}
+
+fn last_json(out: &str) -> Value {
+    serde_json::from_str(out.lines().last().expect("a last line")).expect("JSON")
+}
+
+fn without_timings(mut v: Value) -> Value {
+    let obj = v.as_object_mut().expect("object");
+    obj.retain(|k, _| !k.ends_with("_per_s") && !k.starts_with("elapsed_"));
+    v
+}
+
+#[test]
+fn simulate_is_deterministic_and_replayable() {
+    let dir = std::env::temp_dir().join(format!("mahjong-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let record = dir.join("last.json");
+    let args = [
+        "simulate",
+        "--ruleset",
+        "sichuan-xuezhan-9",
+        "--hands",
+        "40",
+        "--seed",
+        "12",
+        "--json",
+    ];
+    let a = mahjong()
+        .args(args)
+        .arg("--record")
+        .arg(&record)
+        .output()
+        .expect("runs");
+    let b = mahjong().args(args).output().expect("runs");
+    assert!(a.status.success() && b.status.success());
+    let (a, b) = (
+        last_json(&String::from_utf8_lossy(&a.stdout)),
+        last_json(&String::from_utf8_lossy(&b.stdout)),
+    );
+    assert!(a["hands_per_s"].as_f64().is_some_and(|r| r > 0.0));
+    assert_eq!(without_timings(a.clone()), without_timings(b));
+    assert_eq!(a["hands"], 40);
+    let replay = mahjong().arg("replay").arg(&record).output().expect("runs");
+    assert!(
+        replay.status.success(),
+        "{}",
+        String::from_utf8_lossy(&replay.stderr)
+    );
+    let replayed = last_json(&String::from_utf8_lossy(&replay.stdout));
+    assert_eq!(replayed["ruleset"], "sichuan-xuezhan-9");
+    assert_eq!(replayed["deltas"].as_array().map(Vec::len), Some(4));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_arguments_are_refused_with_a_message() {
+    let out = mahjong()
+        .args(["simulate", "--ruleset", "shanghai", "--hands", "1"])
+        .output()
+        .expect("runs");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not implemented"));
+    let out = mahjong()
+        .args([
+            "simulate",
+            "--ruleset",
+            "sichuan",
+            "--options",
+            "{\"fan_cap\": 5}",
+        ])
+        .output()
+        .expect("runs");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("fan_cap"));
+}
