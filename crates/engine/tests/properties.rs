@@ -196,6 +196,16 @@ fn play_checked(ruleset: &Ruleset, seed: u64, deep: bool) -> Game {
             before,
             "seed {seed}: a refused action changed the game"
         );
+        if deep {
+            // Every listed action of every seat is accepted (on a copy).
+            for other in game.table_seats() {
+                for &a in game.legal_actions(other) {
+                    let mut copy = game.clone();
+                    copy.apply(other, a)
+                        .unwrap_or_else(|e| panic!("seed {seed}: listed {a} refused: {e}"));
+                }
+            }
+        }
         let action = choose(&game, seat, &legal, &mut rng);
         game.apply(seat, action)
             .unwrap_or_else(|e| panic!("seed {seed}: listed action refused: {e}"));
