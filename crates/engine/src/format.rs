@@ -12,9 +12,9 @@ use crate::settle::{Carried, FinishedHand, PlacedMeld, SeatHand, Settlement, Win
 use crate::tile::{Suit, Tile, parse_tiles};
 use crate::tiles::TileCounts;
 
-/// One input line.
+/// One input line. Unknown top-level fields (a `note`, say) are ignored; inside seats, melds
+/// and wins every field must be known, so a misspelt flag is refused rather than ignored.
 #[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct SettleInput {
     /// Echoed in the output.
     pub id: serde_json_id::Id,
