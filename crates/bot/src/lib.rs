@@ -123,6 +123,17 @@ impl Policy for Greedy {
                 })
                 .collect();
             let best = scored.iter().map(|&(_, s)| s).min().unwrap_or(0);
+            // 缺一门: with three numbered suits and no honors, shed the shortest suit while
+            // that costs at most one step of shanten (a 定缺 seat is already forced to).
+            if let Some(void) = soft_void(&hand).filter(|_| view.own_void.is_none()) {
+                let shed = scored
+                    .iter()
+                    .filter(|&&(t, s)| t.suit() == void && s <= best + 1)
+                    .min_by_key(|&&(_, s)| s);
+                if let Some(&(tile, _)) = shed {
+                    return Action::Discard { tile };
+                }
+            }
             let ties: Vec<engine::Tile> = scored
                 .into_iter()
                 .filter(|&(_, s)| s == best)
@@ -136,6 +147,17 @@ impl Policy for Greedy {
         }
         legal[rng.below(legal.len() as u32) as usize]
     }
+}
+
+/// The suit to give up when a hand of numbered tiles only holds all three suits.
+fn soft_void(hand: &TileCounts) -> Option<Suit> {
+    let suits = hand.suits();
+    if suits.numbered_count() < 3 || suits.has_honors() {
+        return None;
+    }
+    Suit::NUMBERED
+        .into_iter()
+        .min_by_key(|&s| hand.suit_total(s))
 }
 
 /// The tile on offer in a claim window: the last discard on the table.

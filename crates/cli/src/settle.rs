@@ -33,12 +33,26 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         None => Box::new(std::io::stdout()),
     };
     let mut out = BufWriter::new(out);
-    for (n, line) in input.lines().enumerate() {
-        let line = line.with_context(|| format!("cannot read line {}", n + 1))?;
-        if line.trim().is_empty() {
-            continue;
+    let mut input = input;
+    let mut raw = Vec::new();
+    let mut n = 0usize;
+    loop {
+        raw.clear();
+        let read = input
+            .read_until(b'\n', &mut raw)
+            .with_context(|| format!("cannot read line {}", n + 1))?;
+        if read == 0 {
+            break;
         }
-        let result = settle_text(&line);
+        n += 1;
+        // A line that is not UTF-8 is answered with an error line; the run goes on.
+        let result = match std::str::from_utf8(&raw) {
+            Ok(line) if line.trim().is_empty() => continue,
+            Ok(line) => settle_text(line.trim_end_matches(['\r', '\n'])),
+            Err(e) => {
+                SettleOutput::refused(None, "bad_json", format!("line {n} is not UTF-8: {e}"))
+            }
+        };
         serde_json::to_writer(&mut out, &result)?;
         out.write_all(b"\n")?;
     }

@@ -32,6 +32,32 @@ fn run_with_stdin(args: &[&str], input: &str) -> (String, bool) {
 }
 
 #[test]
+fn settle_survives_a_line_that_is_not_utf8() {
+    let mut child = mahjong()
+        .arg("settle")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(b"{\"id\": \"x\xff\"}\n").expect("writes");
+    stdin
+        .write_all(br#"{"id": "ok", "ruleset": "sichuan", "dealer": 0, "seats": [{},{},{},{}]}"#)
+        .expect("writes");
+    drop(stdin);
+    let out = child.wait_with_output().expect("finishes");
+    assert!(out.status.success());
+    let lines: Vec<Value> = String::from_utf8(out.stdout)
+        .expect("utf-8")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["error"]["code"], "bad_json");
+    assert_eq!(lines[1]["deltas"], serde_json::json!([0, 0, 0, 0]));
+}
+
+#[test]
 fn settle_answers_every_line_in_order() {
     let vectors = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../../shared/conformance/sichuan/public.jsonl");

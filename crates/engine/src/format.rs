@@ -297,6 +297,16 @@ impl SettleInput {
 impl SeatInput {
     fn to_hand(&self, players: u8, index: usize) -> Result<SeatHand, InputError> {
         let concealed_tiles = parse_tiles(&self.concealed)?;
+        let mut copies = [0usize; Tile::ALL_KINDS];
+        for t in &concealed_tiles {
+            copies[t.index()] += 1;
+        }
+        if let Some((i, &n)) = copies.iter().enumerate().find(|&(_, &n)| n > 4) {
+            let tile = Tile::from_index(i as u8).map_or_else(String::new, |t| t.to_string());
+            return Err(InputError::Shape(format!(
+                "seat {index}: {tile} held {n} times"
+            )));
+        }
         if let Some(f) = concealed_tiles.iter().find(|t| t.is_flower()) {
             return Err(InputError::Shape(format!(
                 "seat {index}: flower {f} among concealed tiles"

@@ -321,17 +321,52 @@ pub fn check_physical(
             return Err(SettleError::TooManyCopies { tile, count, max });
         }
     }
+    // Every given seat holds 13 tiles counting each meld as three (a seat left as "" does not
+    // matter to the result and is exempt; a flower win's winner holds its 13 as well).
+    for s in hand.seats_in_play() {
+        let sh = &hand.seats[s];
+        let given = sh.concealed.total() > 0 || !sh.melds.is_empty();
+        let is_winner = winners.contains(s);
+        let expected = 13u32.saturating_sub(3 * sh.melds.len() as u32);
+        if (given || is_winner) && sh.concealed.total() != expected {
+            return Err(SettleError::Inconsistent(format!(
+                "seat {s} holds {} concealed tiles with {} melds; expected {expected}",
+                sh.concealed.total(),
+                sh.melds.len(),
+            )));
+        }
+    }
     for w in &hand.wins {
         let sh = &hand.seats[w.seat];
-        let sets = sh.melds.len();
-        let expected = 13 - 3 * sets as u32;
-        if !w.tile.is_flower() && sh.concealed.total() != expected {
+        if w.flags.kong_replacement && !sh.melds.iter().any(|m| m.meld.is_kong()) {
             return Err(SettleError::Inconsistent(format!(
-                "winner {} holds {} concealed tiles with {} melds; expected {}",
-                w.seat,
-                sh.concealed.total(),
-                sets,
-                expected
+                "seat {} wins on a kong's replacement but holds no kong",
+                w.seat
+            )));
+        }
+        if w.flags.robbed_kong {
+            let Some(robbed) = w.from else {
+                return Err(SettleError::Inconsistent(
+                    "a robbed kong needs the robbed seat as `from`".into(),
+                ));
+            };
+            let victim = &hand.seats[robbed];
+            let given = victim.concealed.total() > 0 || !victim.melds.is_empty();
+            let has_pung = victim
+                .melds
+                .iter()
+                .any(|m| m.meld.kind == crate::meld::MeldKind::Pung && m.meld.tile == w.tile);
+            if given && !has_pung {
+                return Err(SettleError::Inconsistent(format!(
+                    "seat {robbed} has no pung of {} to add to, so it cannot be robbed",
+                    w.tile
+                )));
+            }
+        }
+        if w.flags.first_turn && sh.melds.iter().any(|m| m.meld.from.is_some()) {
+            return Err(SettleError::Inconsistent(format!(
+                "seat {} has claimed a meld, so its win cannot be in the first go-around",
+                w.seat
             )));
         }
     }

@@ -21,7 +21,8 @@ impl TileCounts {
         let mut c = Self::new();
         for &t in tiles {
             if !t.is_flower() {
-                c.0[t.index()] += 1;
+                let n = &mut c.0[t.index()];
+                *n = n.saturating_add(1);
             }
         }
         c
@@ -45,10 +46,12 @@ impl TileCounts {
         self.0.get(tile.index()).copied().unwrap_or(0)
     }
 
-    /// Adds one copy of a playing tile. Flowers are ignored.
+    /// Adds one copy of a playing tile. Flowers are ignored. Counts saturate at 255: input is
+    /// checked for more than four copies before it gets here, and a saturated count still
+    /// fails that check, never wraps.
     pub fn add(&mut self, tile: Tile) {
         if let Some(c) = self.0.get_mut(tile.index()) {
-            *c += 1;
+            *c = c.saturating_add(1);
         }
     }
 

@@ -153,16 +153,20 @@ impl Game {
     pub(super) fn complete_added_kong(&mut self, seat: Seat, tile: Tile) {
         self.seats[seat].concealed.remove(tile);
         let in_play = self.in_play();
-        let Some(placed) = self.seats[seat]
-            .melds
-            .iter_mut()
-            .find(|m| m.meld.kind == MeldKind::Pung && m.meld.tile == tile)
+        let melds = &mut self.seats[seat].melds;
+        let Some(index) = melds
+            .iter()
+            .position(|m| m.meld.kind == MeldKind::Pung && m.meld.tile == tile)
         else {
             return;
         };
+        // The kong moves to the end of the list: the last kong listed is the one whose
+        // replacement is drawn next (the settle format's convention for 杠上花).
+        let mut placed = melds.remove(index);
         placed.meld.kind = MeldKind::Kong(KongKind::Added);
         placed.in_play = in_play;
         let meld = placed.meld;
+        melds.push(placed);
         self.after_kong_declared();
         self.emit(
             Audience::Everyone,
@@ -193,8 +197,12 @@ impl Game {
 
     /// The turn after a kong: a replacement draw.
     pub(super) fn replacement_turn(&mut self, seat: Seat) {
+        // A replacement draw is a draw: it lifts 过水 and 漏胡.
+        self.seats[seat].passed_win = None;
+        self.seats[seat].missed = crate::tiles::TileSet::EMPTY;
+        let replacement = self.replacement_for(seat);
         let forced_zone = self.in_forced_zone();
-        match self.replacement_for(seat) {
+        match replacement {
             None => self.finish(true),
             Some(t) => {
                 self.phase = Phase::Turn(Turn {
@@ -208,11 +216,15 @@ impl Game {
         }
     }
 
+    /// Whether a tile that has just appeared (drawn, or discarded) is one of the last tiles of
+    /// the live wall in which a ready player must win: measured after the tile appeared, the
+    /// live wall holds fewer than the family's number (最后四张: the tile is one of the last
+    /// four drawn, or a discard made after one of them was drawn).
     pub(super) fn in_forced_zone(&self) -> bool {
         self.ruleset
             .rules()
             .forced_win_wall()
-            .is_some_and(|n| self.wall.drawable() <= n)
+            .is_some_and(|n| self.wall.drawable() < n)
     }
 
     /// `seat` draws in turn; an empty live wall ends the hand.
@@ -220,7 +232,6 @@ impl Game {
         let st = &mut self.seats[seat];
         st.passed_win = None;
         st.missed = crate::tiles::TileSet::EMPTY;
-        let forced_zone = self.in_forced_zone();
         let Some(mut tile) = self.wall.draw() else {
             self.finish(true);
             return;
@@ -262,7 +273,7 @@ impl Game {
             drawn: Some(tile),
             after_kong: false,
             last_tile: self.wall.drawable() == 0,
-            forced_zone,
+            forced_zone: self.in_forced_zone(),
         });
     }
 

@@ -17,8 +17,14 @@
 //! - **花猪** in `sichuan-xuezhan` is a player holding three suits (the seed's words); in
 //!   `sichuan-xuezhan-9` a player still holding its 定缺 suit. In the 9-fan preset a 花猪 pays
 //!   each ready player that player's largest fan plus one (capped), and pays nobody else.
-//! - **Forced win on the last four** applies when the live wall holds four or fewer tiles at the
-//!   moment the tile appears (drawn or discarded).
+//! - **Forced win on the last four** applies to a tile that appears (is drawn, or discarded)
+//!   once the live wall holds fewer than four tiles after it: a drawn tile that is one of the last
+//!   four, or a discard made after one of them was drawn. Draws and discards use the same cut.
+//! - **根 in the standard preset** is four copies of a kind anywhere in the winning hand that are
+//!   not a declared kong (an exposed pung plus the fourth tile in a concealed set counts); kongs
+//!   score their own +1 as 杠. The seed's "四张同样的牌" does not limit it to concealed tiles.
+//! - **定缺 in the standard preset** does not exist: a `void` given in a `settle` line for
+//!   `sichuan` is ignored (缺一门 is checked at win time as always).
 //! - **杠上花 after 引杠** (standard preset): the replacement is taken to belong to the winner's
 //!   last listed kong; when that kong was claimed on a discard, the feeder pays as for a discard.
 //! - **Seats given as `{"concealed": ""}`** in a `settle` line take no part in 查叫 / 查花猪.
@@ -453,11 +459,22 @@ impl Rules for Sichuan {
     }
 
     fn settle(&self, hand: &FinishedHand) -> Result<Settlement, SettleError> {
+        if self.preset == Preset::Standard && hand.seats.0.iter().any(|s| s.void.is_some()) {
+            let mut without_voids = hand.clone();
+            for s in &mut without_voids.seats.0 {
+                s.void = None;
+            }
+            return self.settle(&without_voids);
+        }
         check_physical(hand, TileSetKind::Suits108)?;
         if hand.players != 4 {
             return Err(SettleError::Inconsistent(
                 "Sichuan is played by four".into(),
             ));
+        }
+        let melds = hand.seats.0.iter().flat_map(|s| &s.melds);
+        if melds.clone().any(|m| m.meld.kind == MeldKind::Chow) {
+            return Err(SettleError::Inconsistent("Sichuan has no chow".into()));
         }
         self.check_win_sequence(hand)?;
         let mut st = Settlement::default();

@@ -75,7 +75,7 @@ fn chicken_with_one_root_is_two_points_self_drawn() {
 fn robbing_a_kong_scores_its_row_and_the_extra() {
     // 平胡 shape robbed: 抢杠胡 row 2 + 抢杠 1 = 3, paid by the kong's owner.
     let seats = json!([{"concealed": "123m456m78p99p", "melds": [{"kind": "pung", "tiles": "555p", "from": 1}]},
-        {"concealed": "", "melds": [{"kind": "pung", "tiles": "666p", "from": 2}]}, empty(), empty()]);
+        {"concealed": "123s456s789s1s", "melds": [{"kind": "pung", "tiles": "666p", "from": 2}]}, empty(), empty()]);
     let out = settle(hand(
         "sichuan",
         seats,
@@ -105,6 +105,77 @@ fn kong_bloom_adds_two_and_fed_kong_is_paid_by_the_feeder() {
         [0, 4, 0, -4],
         "引杠 then 杠上花: the feeder pays as a discard: {out}"
     );
+}
+
+#[test]
+fn impossible_facts_are_refused() {
+    let winner = json!({"concealed": "123m456m789m1122p"});
+    let cases = [
+        // A chow in Sichuan.
+        (
+            json!([{"concealed": "456m789m1122p", "melds": [{"kind": "chow", "tiles": "123m", "from": 3}]}, empty(), empty(), empty()]),
+            json!([{"seat": 0, "tile": "2p", "from": 1}]),
+        ),
+        // 杠上花 without a kong.
+        (
+            json!([winner.clone(), empty(), empty(), empty()]),
+            json!([{"seat": 0, "tile": "2p", "from": null, "kong_replacement": true}]),
+        ),
+        // A robbed kong with nobody robbed.
+        (
+            json!([winner.clone(), empty(), empty(), empty()]),
+            json!([{"seat": 0, "tile": "2p", "from": null, "robbed_kong": true}]),
+        ),
+        // A first-go-around win after a claim.
+        (
+            json!([{"concealed": "456m789m1122p", "melds": [{"kind": "pung", "tiles": "111m", "from": 3}]}, empty(), empty(), empty()]),
+            json!([{"seat": 0, "tile": "2p", "from": null, "first_turn": true}]),
+        ),
+        // A non-winner holding one tile.
+        (
+            json!([winner, {"concealed": "1s"}, empty(), empty()]),
+            json!([{"seat": 0, "tile": "2p", "from": 1}]),
+        ),
+    ];
+    for (seats, wins) in cases {
+        let out = settle(hand("sichuan", seats.clone(), wins));
+        assert_eq!(error_code(&out), "illegal_hand", "{seats}: {out}");
+    }
+    let flood = format!("{}123m456m789m234p", "1".repeat(256));
+    let seats = json!([{"concealed": flood}, empty(), empty(), empty()]);
+    let out = settle(hand(
+        "sichuan",
+        seats,
+        json!([{"seat": 0, "tile": "5p", "from": 3}]),
+    ));
+    assert_eq!(error_code(&out), "bad_input", "{out}");
+}
+
+#[test]
+fn kong_bloom_pays_by_the_kong_just_made() {
+    // The added kong of 5s was made last (it is listed last): a self-draw paid by all three,
+    // even though an earlier exposed kong of 7s was fed by seat 2.
+    let seats = json!([{"concealed": "123m456m9m", "melds": [
+        {"kind": "kong", "tiles": "7777s", "from": 2},
+        {"kind": "kong", "tiles": "5555s", "from": 1, "added": true}]}, empty(), empty(), empty()]);
+    let out = settle(hand(
+        "sichuan",
+        seats,
+        json!([{"seat": 0, "tile": "9m", "from": null, "kong_replacement": true}]),
+    ));
+    // 平胡 1 + 2 杠 + 杠上花 2 = 5 from each.
+    assert_eq!(deltas(&out), [15, -5, -5, -5], "{out}");
+}
+
+#[test]
+fn the_standard_preset_ignores_a_void() {
+    let seats = json!([{"concealed": "123m456m789m1122p", "void": "p"}, empty(), empty(), empty()]);
+    let out = settle(hand(
+        "sichuan",
+        seats,
+        json!([{"seat": 0, "tile": "2p", "from": 1}]),
+    ));
+    assert_eq!(deltas(&out), [1, -1, 0, 0], "{out}");
 }
 
 #[test]
