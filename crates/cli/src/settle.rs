@@ -64,7 +64,15 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
 /// when one can be read.
 pub fn settle_text(line: &str) -> SettleOutput {
     match serde_json::from_str::<SettleInput>(line) {
-        Ok(input) => settle_line(&input),
+        // The engine never panics on input; should a defect ever make it, that line is
+        // answered with an error and the run goes on.
+        Ok(input) => std::panic::catch_unwind(|| settle_line(&input)).unwrap_or_else(|_| {
+            SettleOutput::refused(
+                Some(input.id.clone()),
+                "internal_error",
+                "the engine failed on this line".into(),
+            )
+        }),
         Err(e) => {
             let id = serde_json::from_str::<serde_json::Value>(line)
                 .ok()

@@ -213,3 +213,58 @@ fn dealer_passes_to_the_first_winner_and_stays_after_a_draw() {
     assert_eq!(table.state().hands_played, 20);
     let _ = first;
 }
+
+#[test]
+fn an_added_kong_becomes_the_last_listed_kong_and_its_replacement_lifts_pass_then_win() {
+    let rules = Ruleset::with_defaults(RulesetId::Sichuan).expect("defaults");
+    let mut game = Game::new(rules, 3, seat(0), Wind::East, Carried::default());
+    let five = tile("5s");
+    let seven = tile("7s");
+    let pung = crate::Meld {
+        kind: crate::MeldKind::Pung,
+        tile: five,
+        from: Some(seat(1)),
+        claimed: Some(five),
+    };
+    let kong = crate::Meld {
+        kind: crate::MeldKind::Kong(crate::KongKind::Exposed),
+        tile: seven,
+        from: Some(seat(2)),
+        claimed: Some(seven),
+    };
+    let st = &mut game.seats[seat(0)];
+    st.concealed = tiles("123m456m9m5s");
+    st.melds = vec![
+        PlacedMeld {
+            meld: pung,
+            in_play: SeatSet::all(4),
+        },
+        PlacedMeld {
+            meld: kong,
+            in_play: SeatSet::all(4),
+        },
+    ];
+    st.passed_win = Some(3);
+    game.untouched = false;
+    game.phase = Phase::Turn(Turn {
+        seat: seat(0),
+        drawn: Some(five),
+        after_kong: false,
+        last_tile: false,
+        forced_zone: false,
+    });
+    game.refresh_legal();
+    game.apply(seat(0), Action::AddedKong { tile: five })
+        .expect("legal");
+    let melds = &game.seats[seat(0)].melds;
+    assert_eq!(
+        melds.last().map(|m| m.meld.kind),
+        Some(crate::MeldKind::Kong(crate::KongKind::Added))
+    );
+    assert_eq!(melds.last().map(|m| m.meld.tile), Some(five));
+    assert_eq!(
+        game.seats[seat(0)].passed_win,
+        None,
+        "the replacement draw lifts 过水"
+    );
+}
