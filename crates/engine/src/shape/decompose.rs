@@ -10,7 +10,7 @@ use crate::tile::Tile;
 use crate::tiles::TileCounts;
 
 /// A concealed set.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum Set {
     /// A run; the tile is its lowest.
     Chow(Tile),

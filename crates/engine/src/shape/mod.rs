@@ -14,10 +14,12 @@
 //!
 //! Standard-form queries are table lookups ([`table`]); everything is allocation-free.
 
+mod arrange;
 mod decompose;
 mod special;
 pub(crate) mod table;
 
+pub use arrange::{Arrangement, arrangements, decompositions_with_wilds};
 pub use decompose::{Decomposition, Set, decompositions};
 
 use crate::tile::Tile;
@@ -178,12 +180,18 @@ fn is_standard_complete(c: &TileCounts) -> bool {
 }
 
 /// Whether non-wild `counts` plus `wilds` wild tiles form a complete hand (wilds stand for
-/// anything in concealed sets and the pair).
+/// any tile that could still exist, in concealed sets and the pair: never a fifth copy).
 pub fn is_complete_with_wilds(c: &TileCounts, wilds: u8, melds: u8, forms: Forms) -> bool {
     if wilds == 0 {
         return is_complete(c, melds, forms);
     }
-    distance(c, melds, forms) <= wilds
+    if distance(c, melds, forms) > wilds {
+        return false;
+    }
+    // The tables may accept a target that needs a fifth copy of a kind; the readings decide.
+    let any = Tile::from_index(0).unwrap_or_else(|| unreachable!("kind 0 exists"));
+    let wild = Tile::playing().find(|&t| c.get(t) == 0).unwrap_or(any);
+    !arrangements(c, wilds, Some(wild), melds, forms).is_empty()
 }
 
 /// Shanten (向听): how many tile exchanges from ready. −1 is complete, 0 is ready (听牌).

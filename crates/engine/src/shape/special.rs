@@ -47,7 +47,7 @@ pub(super) fn thirteen_orphans_waits(c: &TileCounts) -> TileSet {
 }
 
 /// The 13 kinds of 十三幺: the terminals and the honors.
-const ORPHANS: [usize; 13] = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33];
+pub(super) const ORPHANS: [usize; 13] = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33];
 
 /// Thirteen orphans (十三幺): one of each terminal and honor, one of them twice.
 pub(super) fn thirteen_orphans_distance(c: &TileCounts) -> u8 {
@@ -66,7 +66,7 @@ pub(super) fn thirteen_orphans_distance(c: &TileCounts) -> u8 {
 
 /// The six knitted straights: 147, 258 and 369 spread over the three suits, as rank offsets
 /// (0-based) for 万, 筒, 条.
-const KNITS: [[usize; 3]; 6] = [
+pub(super) const KNITS: [[usize; 3]; 6] = [
     [0, 1, 2],
     [0, 2, 1],
     [1, 0, 2],

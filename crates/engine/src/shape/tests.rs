@@ -318,3 +318,85 @@ fn special_waits_agree_with_completion() {
         }
     }
 }
+
+/// Readings with wilds exist exactly when the hand is complete, and each reading covers every
+/// real tile, with the wilds making up the difference.
+#[test]
+fn wild_readings_agree_with_the_wild_win_check() {
+    let mut state = 0xDEAD_BEEF_CAFE_F00D;
+    let wild: Tile = "5z".parse().expect("tile");
+    let mut complete = 0;
+    for round in 0..4000 {
+        let wilds = (round % 4) as u8;
+        let kinds = if round % 2 == 0 { 9 } else { 18 };
+        let c = random_hand(&mut state, 14 - usize::from(wilds), kinds);
+        let readings = decompositions_with_wilds(&c, wilds, wild);
+        let is_win = is_complete_with_wilds(&c, wilds, 0, Forms::STANDARD);
+        assert_eq!(
+            !readings.is_empty(),
+            is_win,
+            "{c} + {wilds} wilds: {readings:?}"
+        );
+        complete += usize::from(is_win);
+        for d in &readings {
+            let mut covered = TileCounts::new();
+            for set in &d.sets {
+                for t in set.tiles() {
+                    covered.add(t);
+                }
+            }
+            covered.add(d.pair);
+            covered.add(d.pair);
+            assert_eq!(covered.total(), 14);
+            let extra: u32 = Tile::playing()
+                .map(|t| u32::from(covered.get(t).saturating_sub(c.get(t))))
+                .sum();
+            assert_eq!(extra, u32::from(wilds), "{c}: {d:?}");
+            assert!(
+                Tile::playing().all(|t| covered.get(t) >= c.get(t)),
+                "{c}: {d:?}"
+            );
+        }
+    }
+    assert!(complete > 200, "only {complete} complete hands");
+}
+
+#[test]
+fn arrangements_of_every_shape() {
+    let all = Forms::STANDARD
+        .with(Forms::SEVEN_PAIRS)
+        .with(Forms::THIRTEEN_ORPHANS)
+        .with(Forms::KNITTED);
+    let a = arrangements(&counts("19m19p19s12345677z"), 0, None, 0, all);
+    assert_eq!(
+        a,
+        vec![Arrangement::ThirteenOrphans {
+            pair: "7z".parse().expect("tile")
+        }]
+    );
+    let a = arrangements(&counts("11223344556677m"), 0, None, 0, all);
+    assert!(a.iter().any(|x| matches!(x, Arrangement::SevenPairs(_))));
+    assert!(
+        a.iter().any(|x| matches!(x, Arrangement::Standard(_))),
+        "also 123 123 456 456 77"
+    );
+    let a = arrangements(&counts("147m258p369s12345z"), 0, None, 0, all);
+    assert_eq!(
+        a,
+        vec![Arrangement::Knitted {
+            knit: [0, 1, 2],
+            rest: None
+        }]
+    );
+    let a = arrangements(&counts("147m258p369s123s55z"), 0, None, 0, all);
+    assert!(
+        a.iter()
+            .any(|x| matches!(x, Arrangement::Knitted { rest: Some(_), .. })),
+        "{a:?}"
+    );
+    // Seven pairs with a wild: 112233445566m + 7m + wild.
+    let wild = Some("5z".parse().expect("tile"));
+    let a = arrangements(&counts("1122334455667m"), 1, wild, 0, Forms::SEVEN_PAIRS);
+    assert_eq!(a.len(), 1);
+    assert!(arrangements(&counts("123m"), 0, None, 0, all).is_empty());
+}
