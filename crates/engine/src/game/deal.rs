@@ -1,0 +1,108 @@
+//! Dealing a hand: the dice break, thirteen tiles each and a fourteenth to the dealer, the
+//! indicator, and 补花.
+
+use super::{Game, Phase, Turn};
+use crate::event::{Audience, EventKind};
+use crate::seat::{BySeat, Seat};
+use crate::tile::Tile;
+
+impl Game {
+    pub(super) fn deal(&mut self) {
+        let order: Vec<Seat> = (0..self.players)
+            .map(|i| self.seat_after(self.dealer, i))
+            .collect();
+        let mut dealt: BySeat<Vec<Tile>> = BySeat::default();
+        for &s in &order {
+            for _ in 0..13 {
+                if let Some(t) = self.wall.draw() {
+                    dealt[s].push(t);
+                }
+            }
+        }
+        let fourteenth = self.wall.draw();
+        if let Some(t) = fourteenth {
+            dealt[self.dealer].push(t);
+        }
+        self.emit(
+            Audience::Everyone,
+            EventKind::HandStarted {
+                dealer: self.dealer,
+                round_wind: self.round_wind,
+                dice: self.dice,
+                wall: self.wall.remaining(),
+            },
+        );
+        for &s in &order {
+            for &t in &dealt[s] {
+                if t.is_flower() {
+                    self.seats[s].flowers.push(t);
+                } else {
+                    self.seats[s].concealed.add(t);
+                }
+            }
+            self.emit(
+                Audience::Seat(s),
+                EventKind::Dealt {
+                    seat: s,
+                    tiles: dealt[s].clone(),
+                },
+            );
+            self.emit(
+                Audience::AllBut(s),
+                EventKind::DealtHidden {
+                    seat: s,
+                    count: dealt[s].len(),
+                },
+            );
+        }
+        self.wild = self.ruleset.rules().wild_tile(&mut self.wall);
+        if let Some(w) = self.wild {
+            self.emit(
+                Audience::Everyone,
+                EventKind::WildTurned {
+                    indicator: w.indicator,
+                    wild: w.wild,
+                },
+            );
+        }
+        // 补花 after the deal, dealer first; a flower dealt as the 14th leaves the dealer with a
+        // replacement as its "drawn" tile.
+        let mut drawn = fourteenth.filter(|t| !t.is_flower());
+        for &s in &order {
+            let flowers: Vec<Tile> = dealt[s].iter().copied().filter(|t| t.is_flower()).collect();
+            for f in flowers {
+                self.emit(
+                    Audience::Everyone,
+                    EventKind::FlowerReplaced { seat: s, flower: f },
+                );
+                if let Some(t) = self.replacement_for(s) {
+                    if s == self.dealer {
+                        drawn = Some(t);
+                    }
+                }
+            }
+        }
+        self.opening_tile = drawn;
+        let first = Turn {
+            seat: self.dealer,
+            drawn,
+            after_kong: false,
+            last_tile: false,
+            forced_zone: false,
+        };
+        self.phase = if self.rules_declare_void() {
+            Phase::DeclareVoid
+        } else {
+            Phase::Turn(first)
+        };
+    }
+}
+
+/// Where the live wall starts, from the dice: the sum picks a side counted from the dealer and
+/// then that many stacks into it, two tiles per stack.
+pub(super) fn break_position(dice: [u8; 2], tiles: usize) -> usize {
+    let sum = usize::from(dice[0] + dice[1]);
+    let stacks_per_side = tiles / 8;
+    let side = (sum - 1) % 4;
+    ((side * stacks_per_side + sum) * 2) % tiles.max(1)
+}
