@@ -1,4 +1,5 @@
-//! The replay record of a hand: ruleset + options + seed + table state + actions.
+//! Replay records: a hand (ruleset + options + seed + table state + actions) and a whole table
+//! (ruleset + options + table seed + each hand's seed and actions).
 //!
 //! Replaying a record runs the same actions through [`Game::apply`], so it reproduces the same
 //! events and the same settlement, and rejects a tampered record with the first illegal action.
@@ -83,5 +84,51 @@ impl HandRecord {
                 .map_err(|error| ReplayError::Action { index, error })?;
         }
         Ok(game)
+    }
+}
+
+/// One hand of a table record: its seed and its actions (the rest follows from the table).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TableHand {
+    /// The hand's seed.
+    pub seed: u64,
+    /// Every accepted action, in order.
+    pub actions: Vec<(Seat, Action)>,
+}
+
+/// A whole table as data: replaying it rebuilds every hand, the carried state and the scores.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TableRecord {
+    /// The preset.
+    pub ruleset: RulesetId,
+    /// Its options.
+    pub options: RawOptions,
+    /// The table's seed (the first dealer).
+    pub seed: u64,
+    /// The finished hands, in order.
+    pub hands: Vec<TableHand>,
+}
+
+impl TableRecord {
+    /// Plays every hand again and returns the table as it stood after the last one.
+    ///
+    /// # Errors
+    /// [`ReplayError`] for bad options, a refused action, or a hand that does not end.
+    pub fn replay(&self) -> Result<crate::table::Table, ReplayError> {
+        let ruleset = Ruleset::new(self.ruleset, &self.options)?;
+        let mut table = crate::table::Table::new(ruleset, self.seed);
+        let mut index = 0;
+        for hand in &self.hands {
+            let mut game = table.deal(hand.seed);
+            for &(seat, action) in &hand.actions {
+                game.apply(seat, action)
+                    .map_err(|error| ReplayError::Action { index, error })?;
+                index += 1;
+            }
+            table
+                .finish(&game)
+                .map_err(|error| ReplayError::Action { index, error })?;
+        }
+        Ok(table)
     }
 }

@@ -7,6 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::game::{Game, GameError};
+use crate::record::{TableHand, TableRecord};
 use crate::ruleset::{HandResult, Ruleset};
 use crate::seat::{BySeat, Seat, Wind};
 use crate::settle::{Carried, Settlement};
@@ -64,21 +65,44 @@ impl TableState {
 pub struct Table {
     ruleset: Ruleset,
     state: TableState,
+    record: TableRecord,
 }
 
 impl Table {
     /// A new table; `seed` decides the first dealer.
     pub fn new(ruleset: Ruleset, seed: u64) -> Table {
         let players = ruleset.rules().players();
+        let record = TableRecord {
+            ruleset: ruleset.id(),
+            options: ruleset.options(),
+            seed,
+            hands: Vec::new(),
+        };
         Table {
-            ruleset,
             state: TableState::new(seed, players),
+            ruleset,
+            record,
         }
     }
 
-    /// Restores a table from its saved state.
+    /// Restores a table from its saved state (its record then starts afresh from here).
     pub fn restore(ruleset: Ruleset, state: TableState) -> Table {
-        Table { ruleset, state }
+        let record = TableRecord {
+            ruleset: ruleset.id(),
+            options: ruleset.options(),
+            seed: 0,
+            hands: Vec::new(),
+        };
+        Table {
+            ruleset,
+            state,
+            record,
+        }
+    }
+
+    /// Every hand finished at this table, as a record that replays the whole table.
+    pub fn record(&self) -> &TableRecord {
+        &self.record
     }
 
     /// The carried state.
@@ -108,6 +132,12 @@ impl Table {
     /// [`GameError::NotFinished`] when the hand is still being played.
     pub fn finish(&mut self, game: &Game) -> Result<Settlement, GameError> {
         let settlement = game.settlement().ok_or(GameError::NotFinished)?.clone();
+        let ours = game.ruleset() == &self.ruleset
+            && game.dealer() == self.state.dealer
+            && game.carried() == &self.state.carried();
+        if !ours {
+            return Err(GameError::NotThisTable);
+        }
         let result = HandResult {
             dealer: game.dealer(),
             wins: game.wins().to_vec(),
@@ -128,6 +158,10 @@ impl Table {
         };
         self.state.dealer = next.dealer;
         self.state.hands_played += 1;
+        self.record.hands.push(TableHand {
+            seed: game.seed(),
+            actions: game.actions().to_vec(),
+        });
         Ok(settlement)
     }
 }

@@ -55,6 +55,9 @@ pub enum GameError {
     /// A settlement was asked of a hand still in play.
     #[error("the hand is not finished")]
     NotFinished,
+    /// A hand dealt by another table (or before this table's last hand) was handed in.
+    #[error("the hand was not dealt by this table in its current state")]
+    NotThisTable,
 }
 
 /// Per-seat state during a hand.

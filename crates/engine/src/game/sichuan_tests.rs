@@ -212,6 +212,26 @@ fn dealer_passes_to_the_first_winner_and_stays_after_a_draw() {
     }
     assert_eq!(table.state().hands_played, 20);
     let _ = first;
+    // The table record rebuilds the whole table, scores and streaks included.
+    let json = serde_json::to_string(table.record()).expect("serializes");
+    let record: crate::record::TableRecord = serde_json::from_str(&json).expect("parses");
+    let again = record.replay().expect("replays");
+    assert_eq!(again.state(), table.state());
+    // A hand from another table is refused.
+    let other = Table::new(
+        Ruleset::with_defaults(RulesetId::Sichuan).expect("defaults"),
+        1,
+    );
+    let mut game = other.deal(5);
+    while !game.is_over() {
+        let s = game
+            .table_seats()
+            .find(|&s| !game.legal_actions(s).is_empty())
+            .expect("acts");
+        let a = game.legal_actions(s)[0];
+        game.apply(s, a).expect("legal");
+    }
+    assert_eq!(table.finish(&game), Err(GameError::NotThisTable));
 }
 
 #[test]
