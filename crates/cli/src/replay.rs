@@ -3,12 +3,13 @@
 use std::path::PathBuf;
 
 use anyhow::Context;
-use engine::record::HandRecord;
+use engine::record::{HandRecord, TableRecord};
 
 /// Arguments of `mahjong replay`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// A hand record (JSON), as written by `mahjong simulate --record`.
+    /// A hand record or a table record (JSON), as written by `mahjong simulate --record` or
+    /// `--table-record`.
     #[arg(value_name = "FILE")]
     record: PathBuf,
 }
@@ -17,7 +18,23 @@ pub struct Args {
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let text = std::fs::read_to_string(&args.record)
         .with_context(|| format!("cannot read {}", args.record.display()))?;
-    let record: HandRecord = serde_json::from_str(&text).context("not a hand record")?;
+    if let Ok(table) = serde_json::from_str::<TableRecord>(&text) {
+        let replayed = table.replay()?;
+        let state = replayed.state();
+        println!(
+            "{}",
+            serde_json::json!({
+                "ruleset": table.ruleset,
+                "seed": table.seed,
+                "hands": state.hands_played,
+                "scores": state.scores.0,
+                "next_dealer": state.dealer,
+            })
+        );
+        return Ok(());
+    }
+    let record: HandRecord =
+        serde_json::from_str(&text).context("neither a hand record nor a table record")?;
     let game = record.replay()?;
     match game.settlement() {
         Some(st) => {

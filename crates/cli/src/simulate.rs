@@ -34,6 +34,9 @@ pub struct Args {
     /// Write the record of the last hand to this file (for `mahjong replay`).
     #[arg(long, value_name = "FILE")]
     record: Option<std::path::PathBuf>,
+    /// Write the record of the whole table (every hand) to this file (for `mahjong replay`).
+    #[arg(long, value_name = "FILE")]
+    table_record: Option<std::path::PathBuf>,
 }
 
 /// Outcome statistics of a run.
@@ -104,6 +107,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     };
     if let (Some(path), Some(game)) = (&args.record, &last) {
         std::fs::write(path, serde_json::to_string_pretty(&HandRecord::of(game))?)?;
+    }
+    if let Some(path) = &args.table_record {
+        std::fs::write(path, serde_json::to_string(table.record())?)?;
     }
     print_report(&stats, args.json)?;
     Ok(())

@@ -129,6 +129,24 @@ fn simulate_is_deterministic_and_replayable() {
     let replayed = last_json(&String::from_utf8_lossy(&replay.stdout));
     assert_eq!(replayed["ruleset"], "sichuan-xuezhan-9");
     assert_eq!(replayed["deltas"].as_array().map(Vec::len), Some(4));
+    // The whole table replays to the same final scores.
+    let table = dir.join("table.json");
+    let run = mahjong()
+        .args(args)
+        .arg("--table-record")
+        .arg(&table)
+        .output()
+        .expect("runs");
+    let stats = last_json(&String::from_utf8_lossy(&run.stdout));
+    let replay = mahjong().arg("replay").arg(&table).output().expect("runs");
+    assert!(
+        replay.status.success(),
+        "{}",
+        String::from_utf8_lossy(&replay.stderr)
+    );
+    let replayed = last_json(&String::from_utf8_lossy(&replay.stdout));
+    assert_eq!(replayed["scores"], stats["final_scores"]);
+    assert_eq!(replayed["hands"], 40);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
