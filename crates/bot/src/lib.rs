@@ -49,7 +49,7 @@ impl Policy for Greedy {
         {
             return win;
         }
-        let hand = TileCounts::from_tiles(&view.concealed);
+        let hand = view.concealed;
         let melds = meld_count(view);
         if legal
             .iter()

@@ -53,8 +53,8 @@ pub struct SeatView {
     pub wall_drawable: usize,
     /// The indicator and wild kind, where the family has one (public).
     pub wild: Option<crate::wall::WildDraw>,
-    /// Own concealed tiles, sorted.
-    pub concealed: Vec<Tile>,
+    /// Own concealed tiles (`to_tiles()` lists them sorted).
+    pub concealed: crate::tiles::TileCounts,
     /// Own 定缺 (known to self before the reveal).
     pub own_void: Option<Suit>,
     /// Every seat's public facts, by seat.
@@ -102,7 +102,7 @@ impl SeatView {
             dice: game.dice(),
             wall_drawable: game.wall_drawable(),
             wild: game.wild(),
-            concealed: own.concealed.to_tiles(),
+            concealed: own.concealed,
             own_void: own.void,
             seats,
             legal: game.legal_actions(seat).to_vec(),

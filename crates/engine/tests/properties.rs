@@ -11,7 +11,7 @@ use engine::ruleset::{Ruleset, RulesetId};
 use engine::settle::Carried;
 use engine::shape::{self, Forms};
 use engine::wall::SeededRng;
-use engine::{Action, Game, Seat, Suit, Tile, TileCounts, Wind};
+use engine::{Action, Game, Seat, Suit, Tile, Wind};
 
 fn hands_per_preset() -> u64 {
     std::env::var("PROPERTY_HANDS")
@@ -48,7 +48,7 @@ fn choose(game: &Game, seat: Seat, legal: &[Action], rng: &mut SeededRng) -> Act
         .collect();
     if !discards.is_empty() && roll < 70 {
         let view = game.view(seat);
-        let hand = TileCounts::from_tiles(&view.concealed);
+        let hand = view.concealed;
         let melds = view.seats[seat.index()].melds.len() as u8;
         let forms = Forms::STANDARD.with(Forms::SEVEN_PAIRS);
         let best = discards
@@ -140,7 +140,7 @@ fn assert_hidden(game: &Game) {
             }
         }
         let view = game.view(seat);
-        let own: Vec<Tile> = game.finished_hand().seats[seat].concealed.to_tiles();
+        let own = game.finished_hand().seats[seat].concealed;
         if !game.is_over() {
             assert_eq!(view.concealed, own, "a view shows exactly its own tiles");
         }
