@@ -4,7 +4,7 @@
 
 use std::hint::black_box;
 
-use bot::{Greedy, Policy};
+use bot::{Policy, Simple};
 use criterion::{Criterion, criterion_group, criterion_main};
 use engine::ruleset::{Ruleset, RulesetId};
 use engine::settle::Carried;
@@ -12,7 +12,7 @@ use engine::wall::SeededRng;
 use engine::{Game, Seat, Wind};
 
 fn play(ruleset: &Ruleset, seed: u64) -> i64 {
-    let policy = Greedy::new();
+    let policy = Simple;
     let mut rng = SeededRng::new(seed);
     let mut game = Game::new(
         ruleset.clone(),

@@ -6,6 +6,7 @@
 //!   outcome statistics.
 //! - `mahjong replay` replays a hand record and prints its settlement.
 
+mod arena;
 mod replay;
 mod settle;
 mod simulate;
@@ -30,6 +31,8 @@ enum Command {
     Simulate(simulate::Args),
     /// Replay a hand record (JSON) and print its settlement.
     Replay(replay::Args),
+    /// Play bot policies against each other, seats rotating, and compare them.
+    Arena(arena::Args),
 }
 
 fn main() -> ExitCode {
@@ -38,6 +41,7 @@ fn main() -> ExitCode {
         Command::Settle(args) => settle::run(&args),
         Command::Simulate(args) => simulate::run(&args),
         Command::Replay(args) => replay::run(&args),
+        Command::Arena(args) => arena::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

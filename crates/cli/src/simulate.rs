@@ -6,7 +6,7 @@
 use std::time::Instant;
 
 use anyhow::Context;
-use bot::{Greedy, Policy};
+use bot::{Level, Policy};
 use engine::record::HandRecord;
 use engine::ruleset::{RawOptions, Ruleset, RulesetId};
 use engine::wall::SeededRng;
@@ -31,6 +31,9 @@ pub struct Args {
     /// Print one JSON object as the last line.
     #[arg(long)]
     json: bool,
+    /// The policy of all four seats: random, simple, basic or strong.
+    #[arg(long, default_value = "simple")]
+    policy: String,
     /// Write the record of the last hand to this file (for `mahjong replay`).
     #[arg(long, value_name = "FILE")]
     record: Option<std::path::PathBuf>,
@@ -69,7 +72,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         serde_json::from_str(&args.options).context("--options must be a JSON object")?;
     let ruleset = Ruleset::new(id, &options)?;
     let mut table = Table::new(ruleset, args.seed);
-    let policy = Greedy::new();
+    let policy = args.policy.parse::<Level>()?.policy();
     let mut rng = SeededRng::new(args.seed ^ 0xB07_5EED);
     let mut stats = Stats {
         ruleset: id.to_string(),
@@ -80,7 +83,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let start = Instant::now();
     for hand in 0..args.hands {
         let mut game = table.deal(hand_seed(args.seed, hand));
-        play(&mut game, &policy, &mut rng)?;
+        play(&mut game, policy, &mut rng)?;
         table.finish(&game)?;
         count(&game, &mut stats);
         last = Some(game);
@@ -116,7 +119,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
 }
 
 /// Each hand's seed, derived from the run seed (SplitMix64 step) so hands are independent.
-fn hand_seed(seed: u64, hand: u64) -> u64 {
+pub(crate) fn hand_seed(seed: u64, hand: u64) -> u64 {
     let mut z = seed.wrapping_add(hand.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
@@ -124,7 +127,7 @@ fn hand_seed(seed: u64, hand: u64) -> u64 {
 }
 
 /// Plays one hand to its end: every seat with a decision is asked in seat order.
-fn play(game: &mut Game, policy: &impl Policy, rng: &mut SeededRng) -> anyhow::Result<()> {
+fn play(game: &mut Game, policy: &dyn Policy, rng: &mut SeededRng) -> anyhow::Result<()> {
     let mut guard = 0u32;
     while !game.is_over() {
         guard += 1;

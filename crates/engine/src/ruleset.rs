@@ -277,6 +277,11 @@ pub trait Rules: Send + Sync {
     /// # Errors
     /// A sentence naming the rule that forbids the win.
     fn evaluate_win(&self, check: &WinCheck<'_>) -> Result<WinScore, String>;
+    /// What one payer pays for a win of `value` (the family's unit: points, or fan turned into
+    /// points), before who-pays rules; bots weigh waits with it.
+    fn payment_for(&self, value: i64) -> i64 {
+        value
+    }
     /// Settles a finished hand.
     ///
     /// # Errors

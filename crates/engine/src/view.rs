@@ -43,6 +43,10 @@ pub struct PublicSeat {
 pub struct SeatView {
     /// Whose view.
     pub seat: Seat,
+    /// The ruleset being played (preset and room options are public).
+    pub ruleset: crate::ruleset::Ruleset,
+    /// The tiles the hand is played with (which kinds exist, and how many of each).
+    pub tile_set: crate::wall::TileSetKind,
     /// The dealer.
     pub dealer: Seat,
     /// The prevalent wind.
@@ -97,6 +101,8 @@ impl SeatView {
         let own = game.seat_state(seat);
         SeatView {
             seat,
+            ruleset: game.ruleset().clone(),
+            tile_set: game.ruleset().rules().tile_set(),
             dealer: game.dealer(),
             round_wind: game.round_wind(),
             dice: game.dice(),

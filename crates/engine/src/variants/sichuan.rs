@@ -169,6 +169,9 @@ impl Rules for Sichuan {
     fn forced_win_wall(&self) -> Option<usize> {
         Some(FORCED_WIN_WALL)
     }
+    fn payment_for(&self, value: i64) -> i64 {
+        self.unit(value)
+    }
     fn evaluate_win(&self, check: &WinCheck<'_>) -> Result<WinScore, String> {
         self.score_win(check.hand, check.win, check.dealer)
     }

@@ -1,0 +1,254 @@
+//! Tile efficiency: shanten that respects a family's suit rules, what each seat can see, and the
+//! useful tiles still unseen (受入).
+
+use engine::shape::{self, Forms};
+use engine::view::{MeldView, SeatView};
+use engine::wall::TileSetKind;
+use engine::{Suit, Tile, TileCounts};
+
+/// Copies of each kind this seat can see: its own tiles, every discard, every open meld.
+#[derive(Clone, Copy, Debug)]
+pub struct Seen([u8; Tile::PLAYING_KINDS]);
+
+impl Seen {
+    /// What `view` shows.
+    pub fn of(view: &SeatView) -> Seen {
+        let mut seen = view.concealed.0;
+        for seat in &view.seats {
+            for &t in &seat.discards {
+                bump(&mut seen, t);
+            }
+            for m in &seat.melds {
+                if let MeldView::Open(meld) = m {
+                    for t in meld.tiles() {
+                        bump(&mut seen, t);
+                    }
+                }
+            }
+        }
+        Seen(seen)
+    }
+
+    /// Copies of `t` seen.
+    pub fn get(&self, t: Tile) -> u8 {
+        self.0.get(t.index()).copied().unwrap_or(0)
+    }
+
+    /// Copies of `t` not seen: still in the wall or in other hands.
+    pub fn unseen(&self, set: TileSetKind, t: Tile) -> u8 {
+        set.copies(t).saturating_sub(self.get(t))
+    }
+}
+
+fn bump(seen: &mut [u8; Tile::PLAYING_KINDS], t: Tile) {
+    if let Some(n) = seen.get_mut(t.index()) {
+        *n = n.saturating_add(1);
+    }
+}
+
+/// The shapes a hand aims for and the suits it must do without.
+#[derive(Clone, Copy, Debug)]
+pub struct Goal {
+    /// Winning shapes of the family.
+    pub forms: Forms,
+    /// Suits whose tiles cannot stay in a winning hand (a declared 定缺, or a suit given up for
+    /// 缺一门 or for a flush). `None` entries are unused.
+    pub without: [Option<Suit>; 2],
+    /// Whether the hand must lack one numbered suit but has not chosen which (成都 standard).
+    pub lack_one: bool,
+}
+
+impl Goal {
+    /// The family's plain goal for this view. Where a winning hand must lack a suit but none is
+    /// declared (成都 standard), the suit given up is chosen now: the one whose loss leaves the
+    /// hand closest to ready, the shorter on a tie.
+    pub fn plain(view: &SeatView) -> Goal {
+        let sichuan = view.tile_set == TileSetKind::Suits108;
+        let forms = if sichuan {
+            Forms::STANDARD.with(Forms::SEVEN_PAIRS)
+        } else {
+            Forms::STANDARD
+                .with(Forms::SEVEN_PAIRS)
+                .with(Forms::THIRTEEN_ORPHANS)
+        };
+        let mut goal = Goal {
+            forms,
+            without: [view.own_void, None],
+            lack_one: false,
+        };
+        if sichuan && view.own_void.is_none() {
+            let melds = meld_count(view);
+            let hand = view.concealed;
+            let give_up = Suit::NUMBERED.into_iter().min_by_key(|&s| {
+                let shanten = shape::shanten(&strip(&hand, [Some(s), None]), melds, forms);
+                (shanten, hand.suit_total(s))
+            });
+            goal.without[0] = give_up;
+        }
+        goal
+    }
+
+    /// The same goal, also doing without `suit`.
+    pub fn also_without(mut self, suit: Suit) -> Goal {
+        if self.without[0].is_none() {
+            self.without[0] = Some(suit);
+        } else {
+            self.without[1] = Some(suit);
+        }
+        self.lack_one = false;
+        self
+    }
+
+    /// Shanten of `hand` towards this goal: tiles of a suit done without count as missing.
+    pub fn shanten(&self, hand: &TileCounts, melds: u8) -> i8 {
+        let base = strip(hand, self.without);
+        if self.lack_one {
+            Suit::NUMBERED
+                .into_iter()
+                .map(|s| shape::shanten(&strip(&base, [Some(s), None]), melds, self.forms))
+                .min()
+                .unwrap_or(i8::MAX)
+        } else {
+            shape::shanten(&base, melds, self.forms)
+        }
+    }
+
+    /// Useful tiles of a 3k+1 hand: unseen copies of every kind that lowers its shanten.
+    pub fn useful(&self, hand: &TileCounts, melds: u8, seen: &Seen, set: TileSetKind) -> u32 {
+        let now = self.shanten(hand, melds);
+        let mut total = 0;
+        let mut h = *hand;
+        for t in Tile::playing() {
+            let left = seen.unseen(set, t);
+            if left == 0 || self.without.contains(&Some(t.suit())) {
+                continue;
+            }
+            h.add(t);
+            if self.shanten(&h, melds) < now {
+                total += u32::from(left);
+            }
+            h.remove(t);
+        }
+        total
+    }
+}
+
+/// The hand without the tiles of the given suits.
+fn strip(hand: &TileCounts, suits: [Option<Suit>; 2]) -> TileCounts {
+    let mut c = *hand;
+    for suit in suits.into_iter().flatten() {
+        if let Some(i) = suit.numbered_index() {
+            for n in &mut c.0[9 * i..9 * i + 9] {
+                *n = 0;
+            }
+        }
+    }
+    c
+}
+
+/// One discard and what it leaves.
+#[derive(Clone, Copy, Debug)]
+pub struct Candidate {
+    /// The tile discarded.
+    pub tile: Tile,
+    /// Shanten after it.
+    pub shanten: i8,
+    /// Useful tiles after it (computed for the best candidates only, else 0).
+    pub useful: u32,
+}
+
+/// Scores every discard: shanten for all, useful tiles for those within `margin` of the best.
+pub fn candidates(view: &SeatView, discards: &[Tile], goal: &Goal, margin: i8) -> Vec<Candidate> {
+    let hand = view.concealed;
+    let melds = meld_count(view);
+    let mut out: Vec<Candidate> = discards
+        .iter()
+        .map(|&tile| {
+            let mut h = hand;
+            h.remove(tile);
+            Candidate {
+                tile,
+                shanten: goal.shanten(&h, melds),
+                useful: 0,
+            }
+        })
+        .collect();
+    if margin < 0 {
+        return out;
+    }
+    let seen = Seen::of(view);
+    let best = out.iter().map(|c| c.shanten).min().unwrap_or(0);
+    for c in &mut out {
+        if c.shanten <= best + margin {
+            let mut h = hand;
+            h.remove(c.tile);
+            c.useful = goal.useful(&h, melds, &seen, view.tile_set);
+        }
+    }
+    out
+}
+
+/// Declared melds of this seat.
+pub fn meld_count(view: &SeatView) -> u8 {
+    view.seats
+        .get(view.seat.index())
+        .map_or(0, |s| s.melds.len() as u8)
+}
+
+/// What a ready 3k+1 hand is worth waiting on: for every kind that would make a legal win,
+/// its unseen copies times what one payer would pay for that win (as a discard win; the family
+/// scores it from this seat's own tiles only).
+pub fn wait_value(view: &SeatView, hand: &TileCounts, seen: &Seen) -> i64 {
+    use engine::ruleset::WinCheck;
+    use engine::settle::{PlacedMeld, SeatHand, Win, WinFlags};
+    let Some(me) = view.seats.get(view.seat.index()) else {
+        return 0;
+    };
+    let melds: Vec<PlacedMeld> = me
+        .melds
+        .iter()
+        .filter_map(|m| match m {
+            MeldView::Open(meld) => Some(PlacedMeld {
+                meld: *meld,
+                in_play: engine::SeatSet::all(4),
+            }),
+            MeldView::HiddenKong => None,
+        })
+        .collect();
+    let own = SeatHand {
+        concealed: *hand,
+        melds,
+        flowers: me.flowers.clone(),
+        void: view.own_void,
+    };
+    let rules = view.ruleset.rules();
+    let from = Some(view.seat.next(view.seats.len().max(1) as u8));
+    let mut total = 0;
+    for t in Tile::playing() {
+        let left = seen.unseen(view.tile_set, t);
+        if left == 0 {
+            continue;
+        }
+        let win = Win {
+            seat: view.seat,
+            tile: t,
+            from,
+            flags: WinFlags::default(),
+        };
+        let check = WinCheck {
+            hand: &own,
+            win: &win,
+            dealer: view.dealer,
+            round_wind: view.round_wind,
+            players: view.seats.len() as u8,
+            wild: view.wild.map(|w| w.wild),
+        };
+        if !rules.could_win(&own, t, check.wild) {
+            continue;
+        }
+        if let Ok(score) = rules.evaluate_win(&check) {
+            total += i64::from(left) * rules.payment_for(score.value);
+        }
+    }
+    total
+}

@@ -1,0 +1,239 @@
+//! `mahjong arena`: policies against each other at one table, seats rotating every hand so each
+//! policy plays every seat equally often.
+//!
+//! Reports per policy level: win rate and deal-in rate (per seat-hand), mean score per hand with
+//! a 95% confidence interval (normal approximation over hands; a level in several seats counts
+//! its seats' mean per hand as one sample), decisions per second and the p99 decision time.
+
+use std::time::Instant;
+
+use anyhow::Context;
+use bot::Level;
+use engine::ruleset::{RawOptions, Ruleset, RulesetId};
+use engine::wall::SeededRng;
+use engine::{Seat, Table};
+use serde::Serialize;
+
+use crate::simulate::hand_seed;
+
+/// Arguments of `mahjong arena`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Ruleset preset id.
+    #[arg(long)]
+    ruleset: String,
+    /// Hands to play.
+    #[arg(long, default_value_t = 1000)]
+    hands: u64,
+    /// One policy level per seat: random, basic or strong.
+    #[arg(long, default_value = "strong,basic,basic,basic")]
+    seats: String,
+    /// Seed of the whole run.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Room options as a JSON object.
+    #[arg(long, default_value = "{}")]
+    options: String,
+    /// Print one JSON object as the last line.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Per-level results.
+#[derive(Debug, Serialize)]
+struct LevelReport {
+    level: String,
+    seats: usize,
+    seat_hands: u64,
+    wins: u64,
+    win_rate: f64,
+    deal_ins: u64,
+    deal_in_rate: f64,
+    mean_score_per_hand: f64,
+    ci95: f64,
+    decisions: u64,
+    decisions_per_s: f64,
+    elapsed_p99_decision_us: f64,
+}
+
+/// The whole report.
+#[derive(Debug, Serialize)]
+struct Report {
+    ruleset: String,
+    seed: u64,
+    hands: u64,
+    seats: Vec<String>,
+    levels: Vec<LevelReport>,
+    elapsed_s: f64,
+    hands_per_s: f64,
+}
+
+#[derive(Default)]
+struct Tally {
+    wins: u64,
+    deal_ins: u64,
+    decisions: u64,
+    decide_ns: u128,
+    latencies: Vec<u32>,
+    /// Per hand: the mean score of this level's seats.
+    per_hand: Vec<f64>,
+}
+
+/// Runs the command.
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    let id: RulesetId = args.ruleset.parse()?;
+    let options: RawOptions =
+        serde_json::from_str(&args.options).context("--options must be a JSON object")?;
+    let ruleset = Ruleset::new(id, &options)?;
+    let players = usize::from(ruleset.rules().players());
+    let lineup: Vec<Level> = args
+        .seats
+        .split(',')
+        .map(|s| s.trim().parse::<Level>())
+        .collect::<Result<_, _>>()?;
+    anyhow::ensure!(
+        lineup.len() == players,
+        "--seats names {} policies; `{id}` is played by {players}",
+        lineup.len()
+    );
+    let mut levels: Vec<Level> = lineup.clone();
+    levels.sort();
+    levels.dedup();
+    let mut tallies: Vec<Tally> = levels.iter().map(|_| Tally::default()).collect();
+    let slot = |l: Level| levels.iter().position(|&x| x == l).unwrap_or(0);
+    let mut table = Table::new(ruleset, args.seed);
+    let mut rng = SeededRng::new(args.seed ^ 0xA7E7A);
+    let start = Instant::now();
+    for hand in 0..args.hands {
+        // Policy i sits at seat (i + hand) mod players.
+        let at =
+            |seat: Seat| lineup[(seat.index() + players - (hand as usize % players)) % players];
+        let mut game = table.deal(hand_seed(args.seed, hand));
+        let mut guard = 0u32;
+        while !game.is_over() {
+            guard += 1;
+            anyhow::ensure!(guard < 10_000, "hand {hand} did not end");
+            for seat in game.table_seats().collect::<Vec<_>>() {
+                if game.legal_actions(seat).is_empty() {
+                    continue;
+                }
+                let level = at(seat);
+                let view = game.view(seat);
+                let t0 = Instant::now();
+                let action = level.policy().decide(&view, &view.legal, &mut rng);
+                let ns = t0.elapsed().as_nanos();
+                let tally = &mut tallies[slot(level)];
+                tally.decisions += 1;
+                tally.decide_ns += ns;
+                tally.latencies.push(ns.min(u128::from(u32::MAX)) as u32);
+                game.apply(seat, action)
+                    .with_context(|| format!("{level} chose an illegal action"))?;
+                if game.is_over() {
+                    break;
+                }
+            }
+        }
+        let settlement = table.finish(&game)?;
+        for w in game.wins() {
+            tallies[slot(at(w.seat))].wins += 1;
+            if let Some(from) = w.from {
+                tallies[slot(at(from))].deal_ins += 1;
+            }
+        }
+        for (i, &level) in levels.iter().enumerate() {
+            let seats: Vec<Seat> = game.table_seats().filter(|&s| at(s) == level).collect();
+            let sum: i64 = seats.iter().map(|&s| settlement.deltas[s]).sum();
+            tallies[i]
+                .per_hand
+                .push(sum as f64 / seats.len().max(1) as f64);
+        }
+    }
+    let elapsed = start.elapsed().as_secs_f64();
+    let reports = levels
+        .iter()
+        .zip(tallies.iter_mut())
+        .map(|(&level, t)| {
+            level_report(
+                level,
+                lineup.iter().filter(|&&l| l == level).count(),
+                args.hands,
+                t,
+            )
+        })
+        .collect();
+    let report = Report {
+        ruleset: id.to_string(),
+        seed: args.seed,
+        hands: args.hands,
+        seats: lineup.iter().map(ToString::to_string).collect(),
+        levels: reports,
+        elapsed_s: elapsed,
+        hands_per_s: if elapsed > 0.0 {
+            args.hands as f64 / elapsed
+        } else {
+            0.0
+        },
+    };
+    print_report(&report, args.json)
+}
+
+fn level_report(level: Level, seats: usize, hands: u64, t: &mut Tally) -> LevelReport {
+    let n = t.per_hand.len().max(1) as f64;
+    let mean = t.per_hand.iter().sum::<f64>() / n;
+    let var = t.per_hand.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+    let seat_hands = hands * seats as u64;
+    t.latencies.sort_unstable();
+    let p99 = t
+        .latencies
+        .get((t.latencies.len() as f64 * 0.99) as usize)
+        .or(t.latencies.last())
+        .copied()
+        .unwrap_or(0);
+    let secs = t.decide_ns as f64 / 1e9;
+    LevelReport {
+        level: level.to_string(),
+        seats,
+        seat_hands,
+        wins: t.wins,
+        win_rate: t.wins as f64 / seat_hands.max(1) as f64,
+        deal_ins: t.deal_ins,
+        deal_in_rate: t.deal_ins as f64 / seat_hands.max(1) as f64,
+        mean_score_per_hand: mean,
+        ci95: 1.96 * (var / n).sqrt(),
+        decisions: t.decisions,
+        decisions_per_s: if secs > 0.0 {
+            t.decisions as f64 / secs
+        } else {
+            0.0
+        },
+        elapsed_p99_decision_us: f64::from(p99) / 1000.0,
+    }
+}
+
+fn print_report(r: &Report, json: bool) -> anyhow::Result<()> {
+    println!(
+        "ruleset {}  seed {}  hands {}  seats {}",
+        r.ruleset,
+        r.seed,
+        r.hands,
+        r.seats.join(",")
+    );
+    for l in &r.levels {
+        println!(
+            "{:<7} seats {}  win {:.3}  deal-in {:.3}  score/hand {:+.3} ± {:.3}  {:.0} decisions/s  p99 {:.1} µs",
+            l.level,
+            l.seats,
+            l.win_rate,
+            l.deal_in_rate,
+            l.mean_score_per_hand,
+            l.ci95,
+            l.decisions_per_s,
+            l.elapsed_p99_decision_us
+        );
+    }
+    println!("{:.0} hands/s ({:.1} s)", r.hands_per_s, r.elapsed_s);
+    if json {
+        println!("{}", serde_json::to_string(r)?);
+    }
+    Ok(())
+}
