@@ -120,7 +120,7 @@ impl Goal {
         let mut h = *hand;
         for t in Tile::playing() {
             let left = seen.unseen(set, t);
-            if left == 0 || self.without.contains(&Some(t.suit())) {
+            if left == 0 || hand.get(t) >= 4 || self.without.contains(&Some(t.suit())) {
                 continue;
             }
             h.add(t);

@@ -8,6 +8,8 @@
 //! - **Claims.** A pung is taken when the best discard after it keeps the hand's shanten (not
 //!   only when it improves it): a claim is a free tile and the turn order skips to us. Kongs
 //!   are taken whenever they keep shanten (each is a 根; kong money in 血战).
+//! - **Two steps.** When not yet ready, the three most useful discards are scored one step
+//!   further: for every useful draw, the best discard after it and the useful tiles that leaves.
 //! - **Waits.** Among discards that leave the hand ready, the wait is chosen by what it would win
 //!   (unseen copies × what a payer pays for that win), not by its tile count alone.
 //! - **Defence.** A seat looks dangerous after several claims, after about eight turns, and late
@@ -16,7 +18,8 @@
 //!   little when the other copies are nearly all visible or the seat threw the same kind, more
 //!   for middle ranks. Danger decides among discards of equal shanten and usefulness. Folding to
 //!   the safest tile when far from ready, or trading usefulness for safety, lost in the arena
-//!   (bots here win fast, so a fold gives up more wins than it saves deal-ins) and is not done.
+//!   (bots here win fast, so a fold gives up more wins than it saves deal-ins) and is not done;
+//!   so did following seven pairs whenever it is as close as a plain hand.
 
 use engine::view::{PublicSeat, SeatView};
 use engine::wall::{SeededRng, TileSetKind};
@@ -24,7 +27,7 @@ use engine::{Action, Seat, Suit, Tile};
 
 use crate::Policy;
 use crate::basic::{common_choice, discard_tiles, fallback};
-use crate::efficiency::{Candidate, Goal, Seen, candidates, wait_value};
+use crate::efficiency::{Candidate, Goal, Seen, candidates, meld_count, wait_value};
 
 /// Efficiency, goals and defence.
 #[derive(Clone, Copy, Debug, Default)]
@@ -65,6 +68,7 @@ impl Policy for Strong {
                 }
             }
         }
+        look_two_steps(view, &goal, &mut scored);
         value_ready_discards(view, &mut scored);
         let threat = threats(view);
         let seen = Seen::of(view);
@@ -242,5 +246,52 @@ fn value_ready_discards(view: &SeatView, scored: &mut [Candidate]) {
         let mut h = view.concealed;
         h.remove(c.tile);
         c.useful = u32::try_from(wait_value(view, &h, &seen)).unwrap_or(u32::MAX);
+    }
+}
+
+/// Two steps of efficiency for the most promising discards when the hand is not yet ready:
+/// each useful draw is followed by its best discard, and the candidate is scored by the useful
+/// tiles that leaves (weighted by the draw's unseen copies).
+fn look_two_steps(view: &SeatView, goal: &Goal, scored: &mut [Candidate]) {
+    let Some(best) = scored.iter().map(|c| c.shanten).min() else {
+        return;
+    };
+    if best <= 0 {
+        return;
+    }
+    let melds = meld_count(view);
+    let seen = Seen::of(view);
+    let mut order: Vec<usize> = (0..scored.len())
+        .filter(|&i| scored[i].shanten == best)
+        .collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(scored[i].useful));
+    order.truncate(3);
+    for i in order {
+        let mut hand = view.concealed;
+        hand.remove(scored[i].tile);
+        let mut total = 0u64;
+        for t in Tile::playing() {
+            let left = seen.unseen(view.tile_set, t);
+            if left == 0 || hand.get(t) >= 4 || goal.without.contains(&Some(t.suit())) {
+                continue;
+            }
+            let mut drawn = hand;
+            drawn.add(t);
+            if goal.shanten(&drawn, melds) >= best {
+                continue;
+            }
+            let mut after = 0;
+            for d in drawn.kinds().iter() {
+                let mut h = drawn;
+                h.remove(d);
+                if goal.shanten(&h, melds) < best {
+                    after = after.max(goal.useful(&h, melds, &seen, view.tile_set));
+                }
+            }
+            total += u64::from(left) * u64::from(after);
+        }
+        scored[i].useful = u32::try_from(total / 4)
+            .unwrap_or(u32::MAX)
+            .max(scored[i].useful);
     }
 }

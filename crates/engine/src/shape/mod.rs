@@ -12,7 +12,8 @@
 //! - knitted: lesser honors and knitted tiles (全不靠, with its seven-honor form 七星不靠) and a
 //!   knitted straight plus one set and a pair (组合龙), as Guobiao has them.
 //!
-//! Standard-form queries are table lookups ([`table`]); everything is allocation-free.
+//! Standard-form queries are table lookups ([`table`]); everything is allocation-free. No query
+//! panics: a count above four (which no real hand holds) is read as four.
 
 mod arrange;
 mod decompose;
@@ -65,13 +66,13 @@ impl Keys {
             let base = 9 * s;
             let mut k = 0u32;
             for r in (0..9).rev() {
-                k = k * 5 + u32::from(c.0[base + r]);
+                k = k * 5 + u32::from(c.0[base + r].min(4));
             }
             *key = k;
         }
         let mut honor = 0u32;
         for r in (0..7).rev() {
-            honor = honor * 5 + u32::from(c.0[27 + r]);
+            honor = honor * 5 + u32::from(c.0[27 + r].min(4));
         }
         Keys { suit, honor }
     }
@@ -156,7 +157,7 @@ fn is_standard_complete(c: &TileCounts) -> bool {
         let mut k = 0u32;
         let mut sum = 0u32;
         for r in (0..9).rev() {
-            let n = u32::from(c.0[base + r]);
+            let n = u32::from(c.0[base + r].min(4));
             k = k * 5 + n;
             sum += n;
         }
@@ -263,7 +264,7 @@ fn standard_waits(c: &TileCounts) -> TileSet {
     for s in 0..3 {
         let base = 9 * s;
         for r in (0..9).rev() {
-            let n = u32::from(c.0[base + r]);
+            let n = u32::from(c.0[base + r].min(4));
             keys[s] = keys[s] * 5 + n;
             sums[s] += n;
         }

@@ -12,6 +12,7 @@ pub(super) fn seven_pairs_distance(c: &TileCounts) -> u8 {
     let mut pairs = 0u8;
     let mut odd = 0u8;
     for &n in &c.0 {
+        let n = n.min(4);
         pairs += n / 2;
         odd += n % 2;
     }

@@ -400,3 +400,23 @@ fn arrangements_of_every_shape() {
     assert_eq!(a.len(), 1);
     assert!(arrangements(&counts("123m"), 0, None, 0, all).is_empty());
 }
+
+/// Impossible counts (more than four copies) never make a query panic.
+#[test]
+fn impossible_counts_do_not_panic() {
+    let mut c = counts("123m456p789s11z");
+    c.0[0] = 200;
+    c.0[30] = 9;
+    let all = Forms::STANDARD
+        .with(Forms::SEVEN_PAIRS)
+        .with(Forms::THIRTEEN_ORPHANS)
+        .with(Forms::KNITTED);
+    let _ = is_complete(&c, 0, all);
+    let _ = shanten(&c, 0, all);
+    let _ = waits(&c, 0, all);
+    let _ = is_complete_with_wilds(&c, 2, 0, all);
+    let _ = shanten_with_wilds(&c, 2, 0, all);
+    let _ = waits_with_wilds(&c, 1, 0, all);
+    let _ = arrangements(&c, 1, Tile::from_index(5), 0, all);
+    let _ = decompositions(&c);
+}
