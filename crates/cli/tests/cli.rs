@@ -171,3 +171,62 @@ fn bad_arguments_are_refused_with_a_message() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("fan_cap"));
 }
+
+#[test]
+fn arena_reports_every_level_and_refuses_bad_lineups() {
+    let out = mahjong()
+        .args([
+            "arena",
+            "--ruleset",
+            "sichuan-xuezhan",
+            "--hands",
+            "24",
+            "--seats",
+            "strong,basic,random,basic",
+            "--seed",
+            "3",
+            "--json",
+        ])
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report = last_json(&String::from_utf8_lossy(&out.stdout));
+    let levels = report["levels"].as_array().expect("levels");
+    assert_eq!(levels.len(), 3);
+    let total: f64 = levels
+        .iter()
+        .map(|l| {
+            l["mean_score_per_hand"].as_f64().expect("mean") * l["seats"].as_f64().expect("seats")
+        })
+        .sum();
+    assert!(total.abs() < 1e-6, "zero-sum across seats: {total}");
+    for l in levels {
+        assert_eq!(
+            l["seat_hands"].as_u64(),
+            Some(24 * l["seats"].as_u64().expect("seats"))
+        );
+        assert!(l["ci95"].as_f64().is_some_and(|c| c >= 0.0));
+        assert!(l["decisions"].as_u64().is_some_and(|d| d > 0));
+    }
+    let bad = mahjong()
+        .args(["arena", "--ruleset", "sichuan", "--seats", "strong,basic"])
+        .output()
+        .expect("runs");
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("played by 4"));
+    let bad = mahjong()
+        .args([
+            "arena",
+            "--ruleset",
+            "sichuan",
+            "--seats",
+            "strong,basic,basic,genius",
+        ])
+        .output()
+        .expect("runs");
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("unknown bot level"));
+}
