@@ -19,7 +19,8 @@
 //!   for middle ranks. Danger decides among discards of equal shanten and usefulness. Folding to
 //!   the safest tile when far from ready, or trading usefulness for safety, lost in the arena
 //!   (bots here win fast, so a fold gives up more wins than it saves deal-ins) and is not done;
-//!   so did following seven pairs whenever it is as close as a plain hand.
+//!   so did following seven pairs whenever it is as close as a plain hand, and weighing
+//!   the second step's waits by value (no measurable change).
 
 use engine::view::{PublicSeat, SeatView};
 use engine::wall::{SeededRng, TileSetKind};
