@@ -13,7 +13,7 @@
 //!   knitted straight plus one set and a pair (组合龙), as Guobiao has them.
 //!
 //! Standard-form queries are table lookups ([`table`]); everything is allocation-free. No query
-//! panics: a count above four (which no real hand holds) is read as four.
+//! panics: counts above four (which no real hand holds) give unspecified but safe answers.
 
 mod arrange;
 mod decompose;
@@ -51,6 +51,16 @@ impl Forms {
     }
 }
 
+/// A table entry; a key outside the table (a count above four, which no real hand has) reads as
+/// "far from everything" instead of panicking.
+#[inline]
+fn lookup(table: &[Distances], key: u32) -> Distances {
+    table
+        .get(key as usize)
+        .copied()
+        .unwrap_or([FAR; table::TARGETS])
+}
+
 /// Per-suit keys of a hand: the base-5 pattern number of each numbered suit and the honors.
 #[derive(Clone, Copy, Debug)]
 struct Keys {
@@ -66,13 +76,13 @@ impl Keys {
             let base = 9 * s;
             let mut k = 0u32;
             for r in (0..9).rev() {
-                k = k * 5 + u32::from(c.0[base + r].min(4));
+                k = k * 5 + u32::from(c.0[base + r]);
             }
             *key = k;
         }
         let mut honor = 0u32;
         for r in (0..7).rev() {
-            honor = honor * 5 + u32::from(c.0[27 + r].min(4));
+            honor = honor * 5 + u32::from(c.0[27 + r]);
         }
         Keys { suit, honor }
     }
@@ -81,10 +91,10 @@ impl Keys {
     fn distances(&self) -> [Distances; 4] {
         let t = tables();
         [
-            t.suit[self.suit[0] as usize],
-            t.suit[self.suit[1] as usize],
-            t.suit[self.suit[2] as usize],
-            t.honor[self.honor as usize],
+            lookup(&t.suit, self.suit[0]),
+            lookup(&t.suit, self.suit[1]),
+            lookup(&t.suit, self.suit[2]),
+            lookup(&t.honor, self.honor),
         ]
     }
 }
@@ -157,7 +167,7 @@ fn is_standard_complete(c: &TileCounts) -> bool {
         let mut k = 0u32;
         let mut sum = 0u32;
         for r in (0..9).rev() {
-            let n = u32::from(c.0[base + r].min(4));
+            let n = u32::from(c.0[base + r]);
             k = k * 5 + n;
             sum += n;
         }
@@ -166,7 +176,7 @@ fn is_standard_complete(c: &TileCounts) -> bool {
             2 => pairs += 1,
             _ => return false,
         }
-        if sum > 0 && !t.suit_complete[k as usize] {
+        if sum > 0 && !t.suit_complete.get(k as usize).copied().unwrap_or(false) {
             return false;
         }
     }
@@ -264,11 +274,15 @@ fn standard_waits(c: &TileCounts) -> TileSet {
     for s in 0..3 {
         let base = 9 * s;
         for r in (0..9).rev() {
-            let n = u32::from(c.0[base + r].min(4));
+            let n = u32::from(c.0[base + r]);
             keys[s] = keys[s] * 5 + n;
             sums[s] += n;
         }
-        ok[s] = sums[s] == 0 || t.suit_complete[keys[s] as usize];
+        ok[s] = sums[s] == 0
+            || t.suit_complete
+                .get(keys[s] as usize)
+                .copied()
+                .unwrap_or(false);
     }
     // Honors: pungs and one pair only.
     let mut honor_bad = 0u32; // honors that are neither 0, 2 nor 3
@@ -299,7 +313,11 @@ fn standard_waits(c: &TileCounts) -> TileSet {
                 if c.0[9 * s + r] >= 4 {
                     continue;
                 }
-                if t.suit_complete[(keys[s] + step) as usize] {
+                if t.suit_complete
+                    .get((keys[s] + step) as usize)
+                    .copied()
+                    .unwrap_or(false)
+                {
                     if let Some(tile) = Tile::from_index((9 * s + r) as u8) {
                         out.insert(tile);
                     }
