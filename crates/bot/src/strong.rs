@@ -21,7 +21,9 @@
 //!   (bots here win fast, so a fold gives up more wins than it saves deal-ins) and is not done;
 //!   so did following seven pairs whenever it is as close as a plain hand, weighing the second
 //!   step's waits by value (no measurable change), and choosing among the top discards by
-//!   rollouts of the bot's own next draws (24 sampled sequences: too noisy, it lost clearly).
+//!   rollouts of the bot's own next draws (24 sampled sequences: too noisy, it lost clearly),
+//!   trading usefulness for safety at several rates, and choosing the 缺一门 suit by useful
+//!   tiles rather than by length.
 
 use engine::view::{PublicSeat, SeatView};
 use engine::wall::{SeededRng, TileSetKind};
