@@ -54,8 +54,6 @@ pub struct Goal {
     /// Suits whose tiles cannot stay in a winning hand (a declared 定缺, or a suit given up for
     /// 缺一门 or for a flush). `None` entries are unused.
     pub without: [Option<Suit>; 2],
-    /// Whether the hand must lack one numbered suit but has not chosen which (成都 standard).
-    pub lack_one: bool,
 }
 
 impl Goal {
@@ -74,7 +72,6 @@ impl Goal {
         let mut goal = Goal {
             forms,
             without: [view.own_void, None],
-            lack_one: false,
         };
         if sichuan && view.own_void.is_none() {
             let melds = meld_count(view);
@@ -95,22 +92,12 @@ impl Goal {
         } else {
             self.without[1] = Some(suit);
         }
-        self.lack_one = false;
         self
     }
 
     /// Shanten of `hand` towards this goal: tiles of a suit done without count as missing.
     pub fn shanten(&self, hand: &TileCounts, melds: u8) -> i8 {
-        let base = strip(hand, self.without);
-        if self.lack_one {
-            Suit::NUMBERED
-                .into_iter()
-                .map(|s| shape::shanten(&strip(&base, [Some(s), None]), melds, self.forms))
-                .min()
-                .unwrap_or(i8::MAX)
-        } else {
-            shape::shanten(&base, melds, self.forms)
-        }
+        shape::shanten(&strip(hand, self.without), melds, self.forms)
     }
 
     /// Useful tiles of a 3k+1 hand: unseen copies of every kind that lowers its shanten.

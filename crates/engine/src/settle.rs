@@ -4,7 +4,6 @@
 //! settle it; `mahjong settle` builds the same structure from JSON. So the CLI, the server and
 //! replays share one scoring path.
 
-use arrayvec::ArrayVec;
 use thiserror::Error;
 
 use crate::meld::Meld;
@@ -380,9 +379,4 @@ pub fn describe(sh: &SeatHand) -> String {
         s.push_str(&format!(" [{}]", m.meld));
     }
     s
-}
-
-/// Up to four melds' tiles, for families that look at meld shapes.
-pub fn meld_list(sh: &SeatHand) -> ArrayVec<Meld, 4> {
-    sh.melds.iter().take(4).map(|m| m.meld).collect()
 }

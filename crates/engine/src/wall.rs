@@ -192,11 +192,6 @@ impl Wall {
         }
     }
 
-    /// The tile at the tail without drawing it (indicators such as Beijing's 惠坯).
-    pub fn peek_tail(&self) -> Option<Tile> {
-        (self.remaining() > 0).then(|| self.tiles[self.back - 1])
-    }
-
     /// Removes the tail tile from play without giving it to anyone (a turned-up indicator).
     pub fn set_aside_tail(&mut self) -> Option<Tile> {
         if self.remaining() == 0 {
