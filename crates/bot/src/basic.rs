@@ -8,7 +8,7 @@ use engine::wall::SeededRng;
 use engine::{Suit, Tile, TileCounts};
 
 use crate::Policy;
-use crate::efficiency::{Candidate, Goal, candidates, meld_count};
+use crate::efficiency::{Candidate, Goal, Seen, candidates, meld_count};
 
 /// Shanten first, then useful tiles.
 #[derive(Clone, Copy, Debug, Default)]
@@ -32,18 +32,17 @@ impl Policy for Simple {
 }
 
 fn efficient(view: &SeatView, legal: &[Action], rng: &mut SeededRng, count_useful: bool) -> Action {
-    {
-        let goal = Goal::plain(view);
-        if let Some(a) = common_choice(view, legal, &goal, false) {
-            return a;
-        }
-        let discards = discard_tiles(legal);
-        // A margin of -1 scores no candidate's useful tiles.
-        let scored = candidates(view, &discards, &goal, if count_useful { 0 } else { -1 });
-        match pick_efficient(&scored, rng) {
-            Some(tile) => Action::Discard { tile },
-            None => fallback(legal, rng),
-        }
+    let goal = Goal::plain(view);
+    if let Some(a) = common_choice(view, legal, &goal, false) {
+        return a;
+    }
+    let discards = discard_tiles(legal);
+    let seen = count_useful.then(|| Seen::of(view));
+    let scored = candidates(view, &discards, &goal, seen.as_ref());
+    let tile = pick_lowest(&scored, |c| (c.shanten, std::cmp::Reverse(c.useful)), rng);
+    match tile {
+        Some(tile) => Action::Discard { tile },
+        None => fallback(legal, rng),
     }
 }
 
@@ -156,17 +155,16 @@ pub(crate) fn discard_tiles(legal: &[Action]) -> Vec<Tile> {
         .collect()
 }
 
-/// Lowest shanten, then most useful tiles; ties at random. `None` when nothing is scored.
-pub(crate) fn pick_efficient(scored: &[Candidate], rng: &mut SeededRng) -> Option<Tile> {
-    let best = scored
-        .iter()
-        .map(|c| (c.shanten, std::cmp::Reverse(c.useful)))
-        .min()?;
-    let ties: Vec<Tile> = scored
-        .iter()
-        .filter(|c| (c.shanten, std::cmp::Reverse(c.useful)) == best)
-        .map(|c| c.tile)
-        .collect();
+/// The candidate with the lowest key (each key computed once); ties at random. `None` when
+/// nothing is scored.
+pub(crate) fn pick_lowest<K: Ord + Copy>(
+    scored: &[Candidate],
+    key: impl Fn(&Candidate) -> K,
+    rng: &mut SeededRng,
+) -> Option<Tile> {
+    let keyed: Vec<(K, Tile)> = scored.iter().map(|c| (key(c), c.tile)).collect();
+    let best = keyed.iter().map(|k| k.0).min()?;
+    let ties: Vec<Tile> = keyed.iter().filter(|k| k.0 == best).map(|k| k.1).collect();
     ties.get(rng.below(ties.len().max(1) as u32) as usize)
         .copied()
 }

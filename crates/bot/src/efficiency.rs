@@ -144,8 +144,14 @@ pub struct Candidate {
     pub useful: u32,
 }
 
-/// Scores every discard: shanten for all, useful tiles for those within `margin` of the best.
-pub fn candidates(view: &SeatView, discards: &[Tile], goal: &Goal, margin: i8) -> Vec<Candidate> {
+/// Scores every discard: shanten for all, and, given what the seat has seen, useful tiles for
+/// those at the best shanten (without `seen`, useful tiles stay 0).
+pub fn candidates(
+    view: &SeatView,
+    discards: &[Tile],
+    goal: &Goal,
+    seen: Option<&Seen>,
+) -> Vec<Candidate> {
     let hand = view.concealed;
     let melds = meld_count(view);
     let mut out: Vec<Candidate> = discards
@@ -160,16 +166,13 @@ pub fn candidates(view: &SeatView, discards: &[Tile], goal: &Goal, margin: i8) -
             }
         })
         .collect();
-    if margin < 0 {
-        return out;
-    }
-    let seen = Seen::of(view);
+    let Some(seen) = seen else { return out };
     let best = out.iter().map(|c| c.shanten).min().unwrap_or(0);
     for c in &mut out {
-        if c.shanten <= best + margin {
+        if c.shanten == best {
             let mut h = hand;
             h.remove(c.tile);
-            c.useful = goal.useful(&h, melds, &seen, view.tile_set);
+            c.useful = goal.useful(&h, melds, seen, view.tile_set);
         }
     }
     out

@@ -30,7 +30,7 @@ use engine::wall::{SeededRng, TileSetKind};
 use engine::{Action, Seat, Suit, Tile};
 
 use crate::Policy;
-use crate::basic::{common_choice, discard_tiles, fallback};
+use crate::basic::{common_choice, discard_tiles, fallback, pick_lowest};
 use crate::efficiency::{Candidate, Goal, Seen, candidates, meld_count, wait_value};
 
 /// Efficiency, goals and defence.
@@ -59,54 +59,34 @@ impl Policy for Strong {
             return a;
         }
         let discards = discard_tiles(legal);
-        let mut scored = candidates(view, &discards, &goal, 0);
+        let seen = Seen::of(view);
+        let mut scored = candidates(view, &discards, &goal, Some(&seen));
         if flush.is_some() {
-            let plain_best = candidates(view, &discards, &plain, 0)
-                .iter()
-                .map(|c| c.shanten)
-                .min();
+            let plain_scored = candidates(view, &discards, &plain, Some(&seen));
+            let plain_best = plain_scored.iter().map(|c| c.shanten).min();
             let flush_best = scored.iter().map(|c| c.shanten).min();
             if let (Some(p), Some(f)) = (plain_best, flush_best) {
                 if f > p + FLUSH_SLACK {
-                    scored = candidates(view, &discards, &plain, 0);
+                    scored = plain_scored;
                 }
             }
         }
-        look_two_steps(view, &goal, &mut scored);
-        value_ready_discards(view, &mut scored);
+        look_two_steps(view, &goal, &seen, &mut scored);
+        value_ready_discards(view, &seen, &mut scored);
         let threat = threats(view);
-        let seen = Seen::of(view);
-        let best = scored.iter().min_by_key(|c| {
-            let d = if threat.is_empty() {
-                0.0
-            } else {
-                danger(c.tile, view, &seen, &threat)
-            };
-            (c.shanten, std::cmp::Reverse(c.useful), (d * 1000.0) as i64)
-        });
-        let Some(best) = best else {
-            return fallback(legal, rng);
-        };
-        // Ties that defence does not break are broken at random.
+        // Danger only breaks ties of shanten and usefulness; remaining ties go to chance.
         let key = |c: &Candidate| {
             let d = if threat.is_empty() {
                 0.0
             } else {
                 danger(c.tile, view, &seen, &threat)
             };
-            (c.shanten, c.useful, (d * 1000.0) as i64)
+            (c.shanten, std::cmp::Reverse(c.useful), (d * 1000.0) as i64)
         };
-        let target = key(best);
-        let ties: Vec<Tile> = scored
-            .iter()
-            .filter(|c| key(c) == target)
-            .map(|c| c.tile)
-            .collect();
-        let tile = ties
-            .get(rng.below(ties.len().max(1) as u32) as usize)
-            .copied()
-            .unwrap_or(best.tile);
-        Action::Discard { tile }
+        match pick_lowest(&scored, key, rng) {
+            Some(tile) => Action::Discard { tile },
+            None => fallback(legal, rng),
+        }
     }
 }
 
@@ -241,22 +221,21 @@ fn danger(tile: Tile, view: &SeatView, seen: &Seen, threats: &[(Seat, &PublicSea
 
 /// Among discards that leave the hand ready, weigh the waits by what they would win: the
 /// "useful" figure of a ready candidate becomes its wait value.
-fn value_ready_discards(view: &SeatView, scored: &mut [Candidate]) {
+fn value_ready_discards(view: &SeatView, seen: &Seen, scored: &mut [Candidate]) {
     if scored.iter().all(|c| c.shanten != 0) {
         return;
     }
-    let seen = Seen::of(view);
     for c in scored.iter_mut().filter(|c| c.shanten == 0) {
         let mut h = view.concealed;
         h.remove(c.tile);
-        c.useful = u32::try_from(wait_value(view, &h, &seen)).unwrap_or(u32::MAX);
+        c.useful = u32::try_from(wait_value(view, &h, seen)).unwrap_or(u32::MAX);
     }
 }
 
 /// Two steps of efficiency for the most promising discards when the hand is not yet ready:
 /// each useful draw is followed by its best discard, and the candidate is scored by the useful
 /// tiles that leaves (weighted by the draw's unseen copies).
-fn look_two_steps(view: &SeatView, goal: &Goal, scored: &mut [Candidate]) {
+fn look_two_steps(view: &SeatView, goal: &Goal, seen: &Seen, scored: &mut [Candidate]) {
     let Some(best) = scored.iter().map(|c| c.shanten).min() else {
         return;
     };
@@ -264,7 +243,6 @@ fn look_two_steps(view: &SeatView, goal: &Goal, scored: &mut [Candidate]) {
         return;
     }
     let melds = meld_count(view);
-    let seen = Seen::of(view);
     let mut order: Vec<usize> = (0..scored.len())
         .filter(|&i| scored[i].shanten == best)
         .collect();
@@ -289,7 +267,7 @@ fn look_two_steps(view: &SeatView, goal: &Goal, scored: &mut [Candidate]) {
                 let mut h = drawn;
                 h.remove(d);
                 if goal.shanten(&h, melds) < best {
-                    after = after.max(goal.useful(&h, melds, &seen, view.tile_set));
+                    after = after.max(goal.useful(&h, melds, seen, view.tile_set));
                 }
             }
             total += u64::from(left) * u64::from(after);
