@@ -9,7 +9,6 @@ use std::time::Instant;
 
 use anyhow::Context;
 use bot::Level;
-use engine::ruleset::{RawOptions, Ruleset, RulesetId};
 use engine::wall::SeededRng;
 use engine::{Seat, Table};
 use serde::Serialize;
@@ -81,10 +80,8 @@ struct Tally {
 
 /// Runs the command.
 pub fn run(args: &Args) -> anyhow::Result<()> {
-    let id: RulesetId = args.ruleset.parse()?;
-    let options: RawOptions =
-        serde_json::from_str(&args.options).context("--options must be a JSON object")?;
-    let ruleset = Ruleset::new(id, &options)?;
+    let ruleset = crate::play::ruleset(&args.ruleset, &args.options)?;
+    let id = ruleset.id();
     let players = usize::from(ruleset.rules().players());
     let lineup: Vec<Level> = args
         .seats
@@ -109,30 +106,18 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         let at =
             |seat: Seat| lineup[(seat.index() + players - (hand as usize % players)) % players];
         let mut game = table.deal(hand_seed(args.seed, hand));
-        let mut guard = 0u32;
-        while !game.is_over() {
-            guard += 1;
-            anyhow::ensure!(guard < 10_000, "hand {hand} did not end");
-            for seat in game.table_seats().collect::<Vec<_>>() {
-                if game.legal_actions(seat).is_empty() {
-                    continue;
-                }
-                let level = at(seat);
-                let view = game.view(seat);
-                let t0 = Instant::now();
-                let action = level.policy().decide(&view, &view.legal, &mut rng);
-                let ns = t0.elapsed().as_nanos();
-                let tally = &mut tallies[slot(level)];
-                tally.decisions += 1;
-                tally.decide_ns += ns;
-                tally.latencies.push(ns.min(u128::from(u32::MAX)) as u32);
-                game.apply(seat, action)
-                    .with_context(|| format!("{level} chose an illegal action"))?;
-                if game.is_over() {
-                    break;
-                }
-            }
-        }
+        crate::play::play_hand(&mut game, |seat, view| {
+            let level = at(seat);
+            let t0 = Instant::now();
+            let action = level.policy().decide(view, &view.legal, &mut rng);
+            let ns = t0.elapsed().as_nanos();
+            let tally = &mut tallies[slot(level)];
+            tally.decisions += 1;
+            tally.decide_ns += ns;
+            tally.latencies.push(ns.min(u128::from(u32::MAX)) as u32);
+            action
+        })
+        .with_context(|| format!("hand {hand}"))?;
         let settlement = table.finish(&game)?;
         for w in game.wins() {
             tallies[slot(at(w.seat))].wins += 1;

@@ -7,6 +7,7 @@
 //! - `mahjong replay` replays a hand record and prints its settlement.
 
 mod arena;
+mod play;
 mod replay;
 mod settle;
 mod simulate;

@@ -5,12 +5,10 @@
 
 use std::time::Instant;
 
-use anyhow::Context;
-use bot::{Level, Policy};
+use bot::Level;
 use engine::record::HandRecord;
-use engine::ruleset::{RawOptions, Ruleset, RulesetId};
 use engine::wall::SeededRng;
-use engine::{Game, Seat, Table};
+use engine::{Game, Table};
 use serde::Serialize;
 
 /// Arguments of `mahjong simulate`.
@@ -67,10 +65,8 @@ struct Stats {
 
 /// Runs the command.
 pub fn run(args: &Args) -> anyhow::Result<()> {
-    let id: RulesetId = args.ruleset.parse()?;
-    let options: RawOptions =
-        serde_json::from_str(&args.options).context("--options must be a JSON object")?;
-    let ruleset = Ruleset::new(id, &options)?;
+    let ruleset = crate::play::ruleset(&args.ruleset, &args.options)?;
+    let id = ruleset.id();
     let mut table = Table::new(ruleset, args.seed);
     let policy = args.policy.parse::<Level>()?.policy();
     let mut rng = SeededRng::new(args.seed ^ 0xB07_5EED);
@@ -83,7 +79,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let start = Instant::now();
     for hand in 0..args.hands {
         let mut game = table.deal(hand_seed(args.seed, hand));
-        play(&mut game, policy, &mut rng)?;
+        crate::play::play_hand(&mut game, |_, view| {
+            policy.decide(view, &view.legal, &mut rng)
+        })?;
         table.finish(&game)?;
         count(&game, &mut stats);
         last = Some(game);
@@ -124,30 +122,6 @@ pub(crate) fn hand_seed(seed: u64, hand: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
-}
-
-/// Plays one hand to its end: every seat with a decision is asked in seat order.
-fn play(game: &mut Game, policy: &dyn Policy, rng: &mut SeededRng) -> anyhow::Result<()> {
-    let mut guard = 0u32;
-    while !game.is_over() {
-        guard += 1;
-        anyhow::ensure!(guard < 10_000, "hand did not end after 10000 decisions");
-        for seat in game.table_seats().collect::<Vec<Seat>>() {
-            if game.legal_actions(seat).is_empty() {
-                continue;
-            }
-            let view = game.view(seat);
-            let action = policy.decide(&view, &view.legal, rng);
-            game.apply(seat, action)?;
-            if game.is_over() {
-                break;
-            }
-        }
-    }
-    if let Some(e) = game.settle_error() {
-        anyhow::bail!("settlement failed: {e}");
-    }
-    Ok(())
 }
 
 fn count(game: &Game, s: &mut Stats) {
