@@ -46,6 +46,14 @@ impl SeatHand {
         c
     }
 
+    /// Whether the seat's tiles were given at all. The settle format lets a seat "whose hand does
+    /// not matter" be written `{"concealed": ""}`; such a seat is exempt from the tile-count
+    /// check and takes no part in end-of-wall checks such as 查叫 (a seat in play always holds
+    /// tiles, so this never applies in play).
+    pub fn is_given(&self) -> bool {
+        self.concealed.total() > 0 || !self.melds.is_empty()
+    }
+
     /// Whether no chow, pung or exposed/added kong has been declared (门清).
     pub fn is_concealed(&self) -> bool {
         self.melds.iter().all(|m| m.meld.is_concealed())
@@ -324,7 +332,7 @@ pub fn check_physical(
     // matter to the result and is exempt; a flower win's winner holds its 13 as well).
     for s in hand.seats_in_play() {
         let sh = &hand.seats[s];
-        let given = sh.concealed.total() > 0 || !sh.melds.is_empty();
+        let given = sh.is_given();
         let is_winner = winners.contains(s);
         let expected = 13u32.saturating_sub(3 * sh.melds.len() as u32);
         if (given || is_winner) && sh.concealed.total() != expected {
@@ -350,7 +358,7 @@ pub fn check_physical(
                 ));
             };
             let victim = &hand.seats[robbed];
-            let given = victim.concealed.total() > 0 || !victim.melds.is_empty();
+            let given = victim.is_given();
             let has_pung = victim
                 .melds
                 .iter()

@@ -273,6 +273,7 @@ impl Game {
         for t in used {
             self.seats[seat].concealed.remove(t);
         }
+        // A claim is a move of one's own for 漏胡, but not a draw, so 过水 stays.
         self.seats[seat].missed = crate::tiles::TileSet::EMPTY;
         self.place_meld(seat, meld);
         self.emit(

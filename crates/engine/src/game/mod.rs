@@ -80,6 +80,14 @@ pub(crate) struct SeatState {
     pub missed: crate::tiles::TileSet,
 }
 
+impl SeatState {
+    /// A draw of the seat's own (in turn, or a replacement) ends 过水 and 漏胡.
+    pub(crate) fn lift_pass_restrictions(&mut self) {
+        self.passed_win = None;
+        self.missed = crate::tiles::TileSet::EMPTY;
+    }
+}
+
 /// The phase of a hand. Each variant holds exactly what that phase needs.
 #[derive(Clone, Debug)]
 pub(crate) enum Phase {

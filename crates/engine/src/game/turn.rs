@@ -198,8 +198,7 @@ impl Game {
     /// The turn after a kong: a replacement draw.
     pub(super) fn replacement_turn(&mut self, seat: Seat) {
         // A replacement draw is a draw: it lifts 过水 and 漏胡.
-        self.seats[seat].passed_win = None;
-        self.seats[seat].missed = crate::tiles::TileSet::EMPTY;
+        self.seats[seat].lift_pass_restrictions();
         let replacement = self.replacement_for(seat);
         let forced_zone = self.in_forced_zone();
         match replacement {
@@ -229,9 +228,7 @@ impl Game {
 
     /// `seat` draws in turn; an empty live wall ends the hand.
     pub(super) fn draw_turn(&mut self, seat: Seat) {
-        let st = &mut self.seats[seat];
-        st.passed_win = None;
-        st.missed = crate::tiles::TileSet::EMPTY;
+        self.seats[seat].lift_pass_restrictions();
         let Some(mut tile) = self.wall.draw() else {
             self.finish(true);
             return;

@@ -5,14 +5,6 @@ use crate::meld::{KongKind, MeldKind};
 use crate::seat::{Seat, SeatSet};
 use crate::settle::{ExtraLine, FinishedHand, SeatHand, SettleError, Settlement, Win};
 
-/// Whether a seat's tiles were given at all. The settle format lets a seat "whose hand does not
-/// matter" be written `{"concealed": ""}`; such a seat takes no part in 查叫 / 查花猪, neither
-/// paying nor being paid (a seat still playing always holds tiles, so this never applies in
-/// play).
-pub(super) fn is_given(sh: &SeatHand) -> bool {
-    sh.concealed.total() > 0 || !sh.melds.is_empty()
-}
-
 impl Sichuan {
     pub(super) fn check_win_sequence(&self, hand: &FinishedHand) -> Result<(), SettleError> {
         if self.preset == Preset::Standard && hand.wins.len() > 1 {
@@ -92,7 +84,7 @@ impl Sichuan {
     pub(super) fn check_ready_standard(&self, hand: &FinishedHand, st: &mut Settlement) {
         let values: Vec<(Seat, Option<i64>)> = hand
             .seats_in_play()
-            .filter(|&s| is_given(&hand.seats[s]))
+            .filter(|&s| hand.seats[s].is_given())
             .map(|s| (s, self.ready_value(&hand.seats[s], s, hand.dealer, false)))
             .collect();
         for &(payer, pv) in &values {
@@ -128,7 +120,7 @@ impl Sichuan {
         let mut not_ready = SeatSet::EMPTY;
         let in_play: SeatSet = in_play
             .iter()
-            .filter(|&s| is_given(&hand.seats[s]))
+            .filter(|&s| hand.seats[s].is_given())
             .collect();
         for s in in_play.iter() {
             let sh = &hand.seats[s];
