@@ -86,14 +86,11 @@ pub(crate) fn common_choice(
             return Some(a);
         }
     }
-    if legal.contains(&Action::Pung) {
-        if let Some(t) = view.last_discard {
-            if best_after_claim(&without(&hand, t, 2), melds + 1, goal)
-                < now + i8::from(pung_if_equal)
-            {
-                return Some(Action::Pung);
-            }
-        }
+    if legal.contains(&Action::Pung)
+        && let Some(t) = view.last_discard
+        && best_after_claim(&without(&hand, t, 2), melds + 1, goal) < now + i8::from(pung_if_equal)
+    {
+        return Some(Action::Pung);
     }
     for &a in legal {
         if let Action::Chow { low } = a {

@@ -65,10 +65,10 @@ impl Policy for Strong {
             let plain_scored = candidates(view, &discards, &plain, Some(&seen));
             let plain_best = plain_scored.iter().map(|c| c.shanten).min();
             let flush_best = scored.iter().map(|c| c.shanten).min();
-            if let (Some(p), Some(f)) = (plain_best, flush_best) {
-                if f > p + FLUSH_SLACK {
-                    scored = plain_scored;
-                }
+            if let (Some(p), Some(f)) = (plain_best, flush_best)
+                && f > p + FLUSH_SLACK
+            {
+                scored = plain_scored;
             }
         }
         look_two_steps(view, &goal, &seen, &mut scored);
@@ -103,10 +103,10 @@ fn flush_goal(view: &SeatView, plain: &Goal) -> Option<Goal> {
         }
     }
     for m in &me.melds {
-        if let engine::view::MeldView::Open(meld) = m {
-            if let Some(i) = meld.tile.suit().numbered_index() {
-                per_suit[i] += 3;
-            }
+        if let engine::view::MeldView::Open(meld) = m
+            && let Some(i) = meld.tile.suit().numbered_index()
+        {
+            per_suit[i] += 3;
         }
     }
     let total: u32 = per_suit.iter().sum();
@@ -169,10 +169,10 @@ fn dead_suit(seat: &PublicSeat, view: &SeatView) -> Option<Suit> {
     }
     let mut shown = [false; 3];
     for m in &seat.melds {
-        if let engine::view::MeldView::Open(meld) = m {
-            if let Some(i) = meld.tile.suit().numbered_index() {
-                shown[i] = true;
-            }
+        if let engine::view::MeldView::Open(meld) = m
+            && let Some(i) = meld.tile.suit().numbered_index()
+        {
+            shown[i] = true;
         }
     }
     match shown {

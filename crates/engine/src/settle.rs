@@ -300,13 +300,13 @@ pub fn check_physical(
                 w.seat
             )));
         }
-        if let Some(f) = w.from {
-            if f.index() >= usize::from(hand.players) {
-                return Err(SettleError::NoSuchSeat {
-                    seat: f.index() as u8,
-                    players: hand.players,
-                });
-            }
+        if let Some(f) = w.from
+            && f.index() >= usize::from(hand.players)
+        {
+            return Err(SettleError::NoSuchSeat {
+                seat: f.index() as u8,
+                players: hand.players,
+            });
         }
         if winners.contains(w.seat) {
             return Err(SettleError::Inconsistent(format!(

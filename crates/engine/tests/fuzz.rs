@@ -57,10 +57,9 @@ proptest! {
         };
         let line = json!({"id": 1, "ruleset": ruleset, "dealer": 0, "seats": seats, "wins": wins,
                           "table": {"dealer_streak": dealer_streak, "draw_streak": draw_streak}});
-        if let Ok(input) = serde_json::from_value::<SettleInput>(line) {
-            if let SettleOutput::Settled { deltas, .. } = settle_line(&input) {
+        if let Ok(input) = serde_json::from_value::<SettleInput>(line)
+            && let SettleOutput::Settled { deltas, .. } = settle_line(&input) {
                 prop_assert_eq!(deltas.iter().sum::<i64>(), 0);
             }
-        }
     }
 }

@@ -27,14 +27,12 @@ fn choose(game: &Game, seat: Seat, legal: &[Action], rng: &mut SeededRng) -> Act
     if let Some(&w) = legal
         .iter()
         .find(|a| matches!(a, Action::Win | Action::SelfDrawWin))
-    {
-        if roll < 85
+        && (roll < 85
             || !legal
                 .iter()
-                .any(|a| matches!(a, Action::Pass | Action::Discard { .. }))
-        {
-            return w;
-        }
+                .any(|a| matches!(a, Action::Pass | Action::Discard { .. })))
+    {
+        return w;
     }
     let discards: Vec<Tile> = legal
         .iter()

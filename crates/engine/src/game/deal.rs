@@ -75,10 +75,10 @@ impl Game {
                     Audience::Everyone,
                     EventKind::FlowerReplaced { seat: s, flower: f },
                 );
-                if let Some(t) = self.replacement_for(s) {
-                    if s == self.dealer {
-                        drawn = Some(t);
-                    }
+                if let Some(t) = self.replacement_for(s)
+                    && s == self.dealer
+                {
+                    drawn = Some(t);
                 }
             }
         }

@@ -57,10 +57,12 @@ pub fn arrangements(
         };
         out.extend(splits.into_iter().map(Arrangement::Standard));
     }
-    if melds == 0 && forms.contains(Forms::SEVEN_PAIRS) && seven_pairs_distance(c) <= wilds {
-        if let Some(pairs) = seven_pairs(c, wilds, wild_kind) {
-            out.push(Arrangement::SevenPairs(pairs));
-        }
+    if melds == 0
+        && forms.contains(Forms::SEVEN_PAIRS)
+        && seven_pairs_distance(c) <= wilds
+        && let Some(pairs) = seven_pairs(c, wilds, wild_kind)
+    {
+        out.push(Arrangement::SevenPairs(pairs));
     }
     if wilds > 0 {
         return out;

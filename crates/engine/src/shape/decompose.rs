@@ -92,17 +92,18 @@ fn split_sets(
     let run = t
         .succ_in_run()
         .and_then(|b| b.succ_in_run().map(|c3| (b, c3)));
-    if let Some((b, c3)) = run {
-        if c[b] > 0 && c[c3] > 0 {
-            c.0[i] -= 1;
-            c[b] -= 1;
-            c[c3] -= 1;
-            sets.push(Set::Chow(t));
-            split_sets(c, i, sets, pair, out);
-            sets.pop();
-            c.0[i] += 1;
-            c[b] += 1;
-            c[c3] += 1;
-        }
+    if let Some((b, c3)) = run
+        && c[b] > 0
+        && c[c3] > 0
+    {
+        c.0[i] -= 1;
+        c[b] -= 1;
+        c[c3] -= 1;
+        sets.push(Set::Chow(t));
+        split_sets(c, i, sets, pair, out);
+        sets.pop();
+        c.0[i] += 1;
+        c[b] += 1;
+        c[c3] += 1;
     }
 }

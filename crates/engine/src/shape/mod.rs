@@ -317,10 +317,9 @@ fn standard_waits(c: &TileCounts) -> TileSet {
                     .get((keys[s] + step) as usize)
                     .copied()
                     .unwrap_or(false)
+                    && let Some(tile) = Tile::from_index((9 * s + r) as u8)
                 {
-                    if let Some(tile) = Tile::from_index((9 * s + r) as u8) {
-                        out.insert(tile);
-                    }
+                    out.insert(tile);
                 }
             }
         }
@@ -336,10 +335,11 @@ fn standard_waits(c: &TileCounts) -> TileSet {
                 2 => (honor_bad, honor_pairs - 1 + base_pairs),
                 _ => continue,
             };
-            if bad_after == 0 && pairs_after == 1 {
-                if let Some(tile) = Tile::from_index((27 + r) as u8) {
-                    out.insert(tile);
-                }
+            if bad_after == 0
+                && pairs_after == 1
+                && let Some(tile) = Tile::from_index((27 + r) as u8)
+            {
+                out.insert(tile);
             }
         }
     }

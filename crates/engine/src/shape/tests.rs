@@ -277,7 +277,7 @@ fn special_waits_agree_with_completion() {
     let pairs_like = |state: &mut u64| {
         // Six pairs and a single, or thirteen orphans with one dropped, so waits are common.
         let mut c = TileCounts::new();
-        if xorshift(state) % 2 == 0 {
+        if xorshift(state).is_multiple_of(2) {
             while c.total() < 12 {
                 let i = (xorshift(state) % 34) as usize;
                 if c.0[i] <= 2 {

@@ -238,10 +238,10 @@ impl Sichuan {
         full.add(tile);
         let mut all = hand.all_tiles();
         all.add(tile);
-        if let Some(void) = hand.void {
-            if all.suit_total(void) > 0 {
-                return Err(format!("it still holds its declared void suit {void}"));
-            }
+        if let Some(void) = hand.void
+            && all.suit_total(void) > 0
+        {
+            return Err(format!("it still holds its declared void suit {void}"));
         }
         if all.suits().numbered_count() > 2 {
             return Err("a winning hand must lack one suit (缺一门)".into());

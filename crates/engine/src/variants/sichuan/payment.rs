@@ -29,12 +29,12 @@ impl Sichuan {
         // In 血战, a seat that has left (won) cannot discard or be robbed afterwards.
         let mut out = SeatSet::EMPTY;
         for w in &hand.wins {
-            if let Some(f) = w.from {
-                if out.contains(f) {
-                    return Err(SettleError::Inconsistent(format!(
-                        "seat {f} pays for a win after it had already won"
-                    )));
-                }
+            if let Some(f) = w.from
+                && out.contains(f)
+            {
+                return Err(SettleError::Inconsistent(format!(
+                    "seat {f} pays for a win after it had already won"
+                )));
             }
             out.insert(w.seat);
         }
@@ -61,13 +61,12 @@ impl Sichuan {
                 .iter()
                 .rev()
                 .find(|m| m.meld.is_kong());
-            if let Some(m) = last_kong {
-                if m.meld.kind == MeldKind::Kong(KongKind::Exposed) {
-                    if let Some(feeder) = m.meld.from {
-                        st.pay(feeder, win.seat, amount);
-                        return;
-                    }
-                }
+            if let Some(m) = last_kong
+                && m.meld.kind == MeldKind::Kong(KongKind::Exposed)
+                && let Some(feeder) = m.meld.from
+            {
+                st.pay(feeder, win.seat, amount);
+                return;
             }
         }
         let earlier: SeatSet = hand.wins[..index].iter().map(|w| w.seat).collect();

@@ -1,0 +1,189 @@
+//! Opening a store: choosing the backend from the URL, pool settings, migrations and the check
+//! that the database is not newer than this binary.
+
+use std::path::Path;
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::migrate::Migrator;
+use sqlx::postgres::PgPoolOptions;
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+
+use crate::{Backend, Store, StoreError};
+
+static POSTGRES: Migrator = sqlx::migrate!("../../migrations/postgres");
+static SQLITE: Migrator = sqlx::migrate!("../../migrations/sqlite");
+
+/// How a store opens its pool.
+#[derive(Clone, Copy, Debug)]
+pub struct StoreOptions {
+    /// Most connections held at once (SQLite in memory always uses one).
+    pub max_connections: u32,
+    /// How long to wait for the database, when opening and for each connection.
+    pub connect_timeout: Duration,
+}
+
+impl Default for StoreOptions {
+    fn default() -> StoreOptions {
+        StoreOptions {
+            max_connections: 8,
+            connect_timeout: Duration::from_secs(5),
+        }
+    }
+}
+
+/// The URL of an SQLite file at `path` (created on first open).
+pub fn sqlite_url(path: &Path) -> String {
+    format!("sqlite://{}", path.display())
+}
+
+impl Store {
+    /// Opens the database `url` names (`postgres://…` or `sqlite:…`) with default options, and
+    /// brings its schema up to date.
+    pub async fn connect(url: &str) -> Result<Store, StoreError> {
+        Store::connect_with(url, StoreOptions::default()).await
+    }
+
+    /// Opens the database `url` names and brings its schema up to date.
+    pub async fn connect_with(url: &str, options: StoreOptions) -> Result<Store, StoreError> {
+        let unreachable = |source| StoreError::Unreachable {
+            url: redact(url),
+            source,
+        };
+        let backend = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            let pool = PgPoolOptions::new()
+                .max_connections(options.max_connections.max(1))
+                .acquire_timeout(options.connect_timeout)
+                .connect(url)
+                .await
+                .map_err(unreachable)?;
+            Backend::Postgres(pool)
+        } else if url.starts_with("sqlite:") {
+            let connect = SqliteConnectOptions::from_str(url)
+                .map_err(|_| StoreError::BadUrl(redact(url)))?
+                .create_if_missing(true)
+                // WAL with NORMAL sync: a committed hand survives a crash of the server process;
+                // only a power loss may take the last commits.
+                .journal_mode(SqliteJournalMode::Wal)
+                .synchronous(SqliteSynchronous::Normal)
+                .foreign_keys(true)
+                .busy_timeout(options.connect_timeout);
+            let file = connect.get_filename().to_path_buf();
+            let in_memory =
+                file.as_os_str().is_empty() || file.to_string_lossy().contains(":memory:");
+            if !in_memory && let Some(dir) = file.parent().filter(|d| !d.as_os_str().is_empty()) {
+                std::fs::create_dir_all(dir).map_err(|e| unreachable(sqlx::Error::Io(e)))?;
+            }
+            let max = if in_memory {
+                1
+            } else {
+                options.max_connections.max(1)
+            };
+            let pool = SqlitePoolOptions::new()
+                .max_connections(max)
+                .acquire_timeout(options.connect_timeout)
+                .connect_with(connect)
+                .await
+                .map_err(unreachable)?;
+            Backend::Sqlite(pool)
+        } else {
+            return Err(StoreError::BadUrl(redact(url)));
+        };
+        let store = Store { backend };
+        store.migrate().await?;
+        Ok(store)
+    }
+
+    /// The newest migration applied to the database (0 for none).
+    pub async fn schema_version(&self) -> Result<i64, StoreError> {
+        let exists: i64 = match &self.backend {
+            Backend::Postgres(pool) => {
+                sqlx::query_scalar(
+                    "SELECT COUNT(*) FROM information_schema.tables \
+                     WHERE table_schema = current_schema() AND table_name = '_sqlx_migrations'",
+                )
+                .fetch_one(pool)
+                .await?
+            }
+            Backend::Sqlite(pool) => {
+                sqlx::query_scalar(
+                    "SELECT COUNT(*) FROM sqlite_master \
+                     WHERE type = 'table' AND name = '_sqlx_migrations'",
+                )
+                .fetch_one(pool)
+                .await?
+            }
+        };
+        if exists == 0 {
+            return Ok(0);
+        }
+        let version: Option<i64> = crate::on_backend!(self, pool => {
+            sqlx::query_scalar("SELECT MAX(version) FROM _sqlx_migrations WHERE success")
+                .fetch_one(pool)
+                .await?
+        });
+        Ok(version.unwrap_or(0))
+    }
+
+    /// The newest migration this binary carries.
+    pub fn binary_schema_version(&self) -> i64 {
+        self.migrator().iter().map(|m| m.version).max().unwrap_or(0)
+    }
+
+    fn migrator(&self) -> &'static Migrator {
+        match self.backend {
+            Backend::Postgres(_) => &POSTGRES,
+            Backend::Sqlite(_) => &SQLITE,
+        }
+    }
+
+    async fn migrate(&self) -> Result<(), StoreError> {
+        let database = self.schema_version().await?;
+        let binary = self.binary_schema_version();
+        if database > binary {
+            return Err(StoreError::SchemaNewer { database, binary });
+        }
+        match &self.backend {
+            Backend::Postgres(pool) => POSTGRES.run(pool).await?,
+            Backend::Sqlite(pool) => SQLITE.run(pool).await?,
+        }
+        Ok(())
+    }
+}
+
+/// `url` with any password replaced, for messages and logs.
+fn redact(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    let (authority, tail) = match rest.find('/') {
+        Some(i) => rest.split_at(i),
+        None => (rest, ""),
+    };
+    match authority.rsplit_once('@') {
+        Some((userinfo, host)) => {
+            let user = userinfo.split_once(':').map_or(userinfo, |(u, _)| u);
+            if userinfo.contains(':') {
+                format!("{scheme}://{user}:***@{host}{tail}")
+            } else {
+                format!("{scheme}://{user}@{host}{tail}")
+            }
+        }
+        None => url.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::redact;
+
+    #[test]
+    fn passwords_are_hidden() {
+        assert_eq!(
+            redact("postgres://app:s3cret@db:5432/mahjong"),
+            "postgres://app:***@db:5432/mahjong"
+        );
+        assert_eq!(redact("postgres://app@db/m"), "postgres://app@db/m");
+        assert_eq!(redact("sqlite://data/m.db"), "sqlite://data/m.db");
+    }
+}

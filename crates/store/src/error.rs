@@ -1,0 +1,104 @@
+//! Everything that can go wrong in the store, typed so the server can answer each case.
+
+/// A store error.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The `DATABASE_URL` names no backend this build knows.
+    #[error("DATABASE_URL `{0}` is neither postgres://… nor sqlite:…")]
+    BadUrl(String),
+    /// The database could not be opened or reached.
+    #[error("cannot reach the database at {url}: {source}")]
+    Unreachable {
+        /// The URL, password hidden.
+        url: String,
+        /// What the driver said.
+        #[source]
+        source: sqlx::Error,
+    },
+    /// The database has migrations this binary does not know: it was upgraded by a newer server.
+    #[error(
+        "the database schema is at version {database}, newer than this server's {binary}: \
+         run the newer server, or restore a backup taken before the upgrade"
+    )]
+    SchemaNewer {
+        /// Newest migration applied to the database.
+        database: i64,
+        /// Newest migration this binary carries.
+        binary: i64,
+    },
+    /// A migration failed to apply.
+    #[error("database migration failed: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    /// A player, table, hand or session that does not exist.
+    #[error("{what} `{id}` not found")]
+    NotFound {
+        /// What kind of record.
+        what: &'static str,
+        /// Its id.
+        id: String,
+    },
+    /// A finished hand that is not the table's next hand.
+    #[error("table `{table}` has stored {stored} hands; hand {hand} is not the next one")]
+    HandOutOfOrder {
+        /// The table.
+        table: String,
+        /// Hands the table has stored.
+        stored: u64,
+        /// The hand offered.
+        hand: u64,
+    },
+    /// A hand with this number is stored already, with different contents.
+    #[error("table `{table}` hand {hand} is stored already with a different seed")]
+    HandConflict {
+        /// The table.
+        table: String,
+        /// The hand.
+        hand: u64,
+    },
+    /// The action log already holds this sequence number: the log is append-only.
+    #[error("table `{table}` action log already holds seq {seq}")]
+    LogConflict {
+        /// The table.
+        table: String,
+        /// The sequence number offered again.
+        seq: u64,
+    },
+    /// A page or other argument outside what the store accepts.
+    #[error("bad argument: {0}")]
+    BadArgument(String),
+    /// A stored value that does not read back (hand-edited rows, a foreign writer).
+    #[error("stored data does not read back: {0}")]
+    Corrupt(String),
+    /// Any other database failure (connection lost, constraint, timeout).
+    #[error("database error: {0}")]
+    Database(#[from] sqlx::Error),
+}
+
+impl StoreError {
+    /// Whether retrying the same call later may succeed (the database was unreachable or the
+    /// connection dropped), as opposed to an error in what was asked.
+    pub fn is_transient(&self) -> bool {
+        match self {
+            StoreError::Unreachable { .. } => true,
+            StoreError::Database(e) => {
+                matches!(
+                    e,
+                    sqlx::Error::Io(_)
+                        | sqlx::Error::PoolTimedOut
+                        | sqlx::Error::PoolClosed
+                        | sqlx::Error::WorkerCrashed
+                        | sqlx::Error::Protocol(_)
+                ) || e
+                    .as_database_error()
+                    .is_some_and(|d| d.code().is_some_and(|c| c.starts_with("57P") || c == "5"))
+            }
+            _ => false,
+        }
+    }
+}
+
+/// Whether `e` is a unique-key violation.
+pub(crate) fn is_unique_violation(e: &sqlx::Error) -> bool {
+    e.as_database_error()
+        .is_some_and(|d| d.is_unique_violation())
+}

@@ -1,0 +1,285 @@
+//! Finished hands: stored with everything they change in one transaction, and read back as a
+//! table's history or one hand's replay.
+
+use sqlx::Row;
+
+use crate::model::{
+    FinishedHand, HandSummary, INITIAL_RATING, Recorded, SeatResult, TableId, UnixMillis, bits_u64,
+    count, json, to_i64, u64_bits,
+};
+use crate::{PlayerId, Store, StoreError, on_backend};
+
+/// What the guarded update of the table found when it changed nothing.
+enum Refused {
+    /// The table stores more hands than this one's number: maybe this very hand.
+    Behind { stored: i64, seed: Option<i64> },
+    /// The table does not exist.
+    NoTable,
+}
+
+impl Store {
+    /// Stores a finished hand: its row and per-seat results, the table's new carried state and
+    /// status, escape penalties and rating changes, all in one transaction or not at all.
+    ///
+    /// The hand must be the table's next (`hand_no == hands_played`). Offering a hand already
+    /// stored with the same seed (a retry after a lost reply) changes nothing and returns
+    /// [`Recorded::AlreadyStored`].
+    pub async fn record_hand(&self, hand: &FinishedHand) -> Result<Recorded, StoreError> {
+        let hand_no = to_i64(hand.hand_no, "hand_no")?;
+        let seed = u64_bits(hand.seed);
+        let carried = hand.carried.to_string();
+        let fans = hand.fans.to_string();
+        let record = hand.record.to_string();
+        let at = hand.finished.0;
+        let table = hand.table.as_str();
+        let outcome: Result<Option<Refused>, sqlx::Error> = on_backend!(self, pool => {
+            async {
+                let mut tx = pool.begin().await?;
+                // The guarded write comes first: it takes the table's row lock (PostgreSQL) or
+                // the write lock (SQLite) before anything is read, so two writers of the same
+                // hand serialise here and the second sees the first's result.
+                let updated = sqlx::query(
+                    "UPDATE game_tables SET carried = $1, status = $2, \
+                     hands_played = hands_played + 1, updated_ms = $3 \
+                     WHERE id = $4 AND hands_played = $5",
+                )
+                .bind(&carried)
+                .bind(hand.table_status.as_str())
+                .bind(at)
+                .bind(table)
+                .bind(hand_no)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
+                if updated == 0 {
+                    let stored: Option<i64> =
+                        sqlx::query_scalar("SELECT hands_played FROM game_tables WHERE id = $1")
+                            .bind(table)
+                            .fetch_optional(&mut *tx)
+                            .await?;
+                    let seed: Option<i64> = sqlx::query_scalar(
+                        "SELECT seed FROM hands WHERE table_id = $1 AND hand_no = $2",
+                    )
+                    .bind(table)
+                    .bind(hand_no)
+                    .fetch_optional(&mut *tx)
+                    .await?;
+                    tx.rollback().await?;
+                    return Ok(Some(match stored {
+                        None => Refused::NoTable,
+                        Some(stored) => Refused::Behind { stored, seed },
+                    }));
+                }
+                sqlx::query(
+                    "INSERT INTO hands (table_id, hand_no, ruleset, seed, dealer, ending, fans, \
+                     record, finished_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                )
+                .bind(table)
+                .bind(hand_no)
+                .bind(&hand.ruleset)
+                .bind(seed)
+                .bind(i16::from(hand.dealer))
+                .bind(&hand.ending)
+                .bind(&fans)
+                .bind(&record)
+                .bind(at)
+                .execute(&mut *tx)
+                .await?;
+                for (seat, result) in hand.seats.iter().enumerate() {
+                    sqlx::query(
+                        "INSERT INTO hand_seats (table_id, hand_no, seat, player_id, delta, \
+                         ruleset, finished_ms) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                    )
+                    .bind(table)
+                    .bind(hand_no)
+                    .bind(i16::try_from(seat).unwrap_or(i16::MAX))
+                    .bind(result.player.as_ref().map(PlayerId::as_str))
+                    .bind(result.delta)
+                    .bind(&hand.ruleset)
+                    .bind(at)
+                    .execute(&mut *tx)
+                    .await?;
+                }
+                for escape in &hand.escapes {
+                    sqlx::query(
+                        "INSERT INTO escape_penalties (player_id, table_id, hand_no, ruleset, \
+                         points, at_ms) VALUES ($1, $2, $3, $4, $5, $6)",
+                    )
+                    .bind(escape.player.as_str())
+                    .bind(table)
+                    .bind(hand_no)
+                    .bind(&hand.ruleset)
+                    .bind(escape.points)
+                    .bind(at)
+                    .execute(&mut *tx)
+                    .await?;
+                }
+                for change in &hand.ratings {
+                    sqlx::query(
+                        "INSERT INTO ratings (player_id, ruleset, rating, hands, updated_ms) \
+                         VALUES ($1, $2, $3, 1, $4) \
+                         ON CONFLICT (player_id, ruleset) DO UPDATE SET \
+                         rating = ratings.rating + $5, hands = ratings.hands + 1, updated_ms = $4",
+                    )
+                    .bind(change.player.as_str())
+                    .bind(&hand.ruleset)
+                    .bind(INITIAL_RATING + change.delta)
+                    .bind(at)
+                    .bind(change.delta)
+                    .execute(&mut *tx)
+                    .await?;
+                }
+                tx.commit().await?;
+                Ok(None)
+            }
+            .await
+        });
+        match outcome? {
+            None => Ok(Recorded::Stored),
+            Some(Refused::NoTable) => Err(StoreError::NotFound {
+                what: "table",
+                id: hand.table.to_string(),
+            }),
+            Some(Refused::Behind { seed: Some(s), .. }) if s == seed => Ok(Recorded::AlreadyStored),
+            Some(Refused::Behind { seed: Some(_), .. }) => Err(StoreError::HandConflict {
+                table: hand.table.to_string(),
+                hand: hand.hand_no,
+            }),
+            Some(Refused::Behind { stored, seed: None }) => Err(StoreError::HandOutOfOrder {
+                table: hand.table.to_string(),
+                stored: count(stored, "hands_played")?,
+                hand: hand.hand_no,
+            }),
+        }
+    }
+
+    /// Every stored hand of a table, in order.
+    pub async fn table_hands(&self, table: &TableId) -> Result<Vec<HandSummary>, StoreError> {
+        let rows = on_backend!(self, pool => {
+            sqlx::query(
+                "SELECT hand_no, ruleset, seed, dealer, ending, fans, finished_ms \
+                 FROM hands WHERE table_id = $1 ORDER BY hand_no",
+            )
+            .bind(table.as_str())
+            .fetch_all(pool)
+            .await?
+            .iter()
+            .map(|r| {
+                Ok::<_, sqlx::Error>(HandRow {
+                    hand_no: r.try_get(0)?,
+                    ruleset: r.try_get(1)?,
+                    seed: r.try_get(2)?,
+                    dealer: r.try_get(3)?,
+                    ending: r.try_get(4)?,
+                    fans: r.try_get(5)?,
+                    finished: r.try_get(6)?,
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?
+        });
+        let mut seats = self.seat_rows(table, None).await?;
+        rows.into_iter()
+            .map(|row| {
+                let mine: Vec<SeatRow> = seats.extract_if(.., |s| s.0 == row.hand_no).collect();
+                row.summary(table, mine)
+            })
+            .collect()
+    }
+
+    /// One hand with its replay record.
+    pub async fn hand(
+        &self,
+        table: &TableId,
+        hand_no: u64,
+    ) -> Result<(HandSummary, serde_json::Value), StoreError> {
+        let n = to_i64(hand_no, "hand_no")?;
+        let row = on_backend!(self, pool => {
+            sqlx::query(
+                "SELECT hand_no, ruleset, seed, dealer, ending, fans, finished_ms, record \
+                 FROM hands WHERE table_id = $1 AND hand_no = $2",
+            )
+            .bind(table.as_str())
+            .bind(n)
+            .fetch_optional(pool)
+            .await?
+            .map(|r| {
+                Ok::<_, sqlx::Error>((
+                    HandRow {
+                        hand_no: r.try_get(0)?,
+                        ruleset: r.try_get(1)?,
+                        seed: r.try_get(2)?,
+                        dealer: r.try_get(3)?,
+                        ending: r.try_get(4)?,
+                        fans: r.try_get(5)?,
+                        finished: r.try_get(6)?,
+                    },
+                    r.try_get::<String, _>(7)?,
+                ))
+            })
+            .transpose()?
+        });
+        let (row, record) = row.ok_or_else(|| StoreError::NotFound {
+            what: "hand",
+            id: format!("{table}/{hand_no}"),
+        })?;
+        let seats = self.seat_rows(table, Some(n)).await?;
+        Ok((row.summary(table, seats)?, json(&record, "hand record")?))
+    }
+
+    /// Per-seat rows of a table's hands (of one hand when `hand_no` is given), in order.
+    async fn seat_rows(
+        &self,
+        table: &TableId,
+        hand_no: Option<i64>,
+    ) -> Result<Vec<SeatRow>, StoreError> {
+        Ok(on_backend!(self, pool => {
+            sqlx::query(
+                "SELECT hand_no, seat, player_id, delta FROM hand_seats \
+                 WHERE table_id = $1 AND ($2 < 0 OR hand_no = $2) ORDER BY hand_no, seat",
+            )
+            .bind(table.as_str())
+            .bind(hand_no.unwrap_or(-1))
+            .fetch_all(pool)
+            .await?
+            .iter()
+            .map(|r| Ok::<_, sqlx::Error>((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?, r.try_get(3)?)))
+            .collect::<Result<Vec<SeatRow>, _>>()?
+        }))
+    }
+}
+
+/// (hand_no, seat, player, delta) as stored.
+type SeatRow = (i64, i16, Option<String>, i64);
+
+struct HandRow {
+    hand_no: i64,
+    ruleset: String,
+    seed: i64,
+    dealer: i16,
+    ending: String,
+    fans: String,
+    finished: i64,
+}
+
+impl HandRow {
+    fn summary(self, table: &TableId, seats: Vec<SeatRow>) -> Result<HandSummary, StoreError> {
+        Ok(HandSummary {
+            table: table.clone(),
+            hand_no: count(self.hand_no, "hand_no")?,
+            ruleset: self.ruleset,
+            seed: bits_u64(self.seed),
+            dealer: u8::try_from(self.dealer)
+                .map_err(|_| StoreError::Corrupt(format!("dealer = {}", self.dealer)))?,
+            ending: self.ending,
+            seats: seats
+                .into_iter()
+                .map(|(_, _, player, delta)| SeatResult {
+                    player: player.map(PlayerId::stored),
+                    delta,
+                })
+                .collect(),
+            fans: json(&self.fans, "hand fans")?,
+            finished: UnixMillis(self.finished),
+        })
+    }
+}

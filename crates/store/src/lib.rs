@@ -1,0 +1,73 @@
+//! Persistence for the mahjong server: players and sessions, tables and their carried state,
+//! finished hands with per-seat deltas and fan lines, escape penalties, each room's action log,
+//! ratings, and the leaderboards and histories read from them.
+//!
+//! Two backends sit behind one [`Store`]: PostgreSQL (production, and what several server nodes
+//! share) and an SQLite file (the zero-setup default). The `DATABASE_URL` picks one; migrations
+//! (`migrations/postgres`, `migrations/sqlite`) run when the store opens, and a database whose
+//! schema is newer than this binary is refused with [`StoreError::SchemaNewer`].
+//!
+//! The store keeps plain records: ruleset ids, JSON documents and numbers. It does not know the
+//! engine's types; the server turns a settlement into a [`FinishedHand`] and back.
+//!
+//! The SQL is written once for both backends (the same statements mean the same thing on each:
+//! times are Unix milliseconds, JSON is text, `$n` placeholders, `ON CONFLICT`, window
+//! functions); [`on_backend!`] compiles each statement against the backend's own driver.
+
+mod connect;
+mod error;
+mod hands;
+mod leaderboard;
+mod log;
+mod model;
+mod players;
+mod tables;
+
+pub use connect::{StoreOptions, sqlite_url};
+pub use error::StoreError;
+pub use model::{
+    Escape, FinishedHand, HandSummary, HistoryEntry, INITIAL_RATING, LeaderboardEntry,
+    LoggedAction, NewTable, Page, Period, Player, PlayerId, Ranking, RatingChange, Recorded,
+    SeatOccupant, SeatResult, Session, TableId, TableRecord, TableStatus, TokenHash, UnixMillis,
+};
+
+use sqlx::{PgPool, SqlitePool};
+
+/// The store: a pool on one of the two backends. Cheap to clone (the pool is shared).
+#[derive(Clone, Debug)]
+pub struct Store {
+    backend: Backend,
+}
+
+#[derive(Clone, Debug)]
+enum Backend {
+    Postgres(PgPool),
+    Sqlite(SqlitePool),
+}
+
+/// Runs `$body` with `$pool` bound to the backend's own pool: the statement text is shared and
+/// each driver compiles it for itself.
+macro_rules! on_backend {
+    ($store:expr, $pool:ident => $body:expr) => {
+        match &$store.backend {
+            $crate::Backend::Postgres($pool) => $body,
+            $crate::Backend::Sqlite($pool) => $body,
+        }
+    };
+}
+pub(crate) use on_backend;
+
+impl Store {
+    /// Which backend this store runs on: `"postgres"` or `"sqlite"`.
+    pub fn backend_name(&self) -> &'static str {
+        match self.backend {
+            Backend::Postgres(_) => "postgres",
+            Backend::Sqlite(_) => "sqlite",
+        }
+    }
+
+    /// Closes every connection; later calls fail.
+    pub async fn close(&self) {
+        on_backend!(self, pool => pool.close().await)
+    }
+}

@@ -1,0 +1,125 @@
+//! Each room's action log: append-only, read back for crash recovery and replays.
+
+use sqlx::Row;
+
+use crate::error::is_unique_violation;
+use crate::model::{LoggedAction, TableId, UnixMillis, count, json, to_i64};
+use crate::{Store, StoreError, on_backend};
+
+impl Store {
+    /// Appends accepted actions to a table's log, all or none. A sequence number already in
+    /// the log is refused ([`StoreError::LogConflict`]): the log is never rewritten.
+    pub async fn append_actions(
+        &self,
+        table: &TableId,
+        actions: &[LoggedAction],
+    ) -> Result<(), StoreError> {
+        if actions.is_empty() {
+            return Ok(());
+        }
+        let rows = actions
+            .iter()
+            .map(|a| {
+                Ok((
+                    to_i64(a.seq, "seq")?,
+                    to_i64(a.hand_no, "hand_no")?,
+                    i16::from(a.seat),
+                    a.action.to_string(),
+                    a.at.0,
+                ))
+            })
+            .collect::<Result<Vec<_>, StoreError>>()?;
+        let result: Result<(), sqlx::Error> = on_backend!(self, pool => {
+            async {
+                let mut tx = pool.begin().await?;
+                for (seq, hand_no, seat, action, at) in &rows {
+                    sqlx::query(
+                        "INSERT INTO room_actions (table_id, seq, hand_no, seat, action, at_ms) \
+                         VALUES ($1, $2, $3, $4, $5, $6)",
+                    )
+                    .bind(table.as_str())
+                    .bind(seq)
+                    .bind(hand_no)
+                    .bind(seat)
+                    .bind(action)
+                    .bind(at)
+                    .execute(&mut *tx)
+                    .await?;
+                }
+                tx.commit().await
+            }
+            .await
+        });
+        match result {
+            Ok(()) => Ok(()),
+            Err(e) if is_unique_violation(&e) => Err(self.log_conflict(table, actions).await),
+            Err(e)
+                if e.as_database_error()
+                    .is_some_and(|d| d.is_foreign_key_violation()) =>
+            {
+                Err(StoreError::NotFound {
+                    what: "table",
+                    id: table.to_string(),
+                })
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// The first offered sequence number that the log already holds.
+    async fn log_conflict(&self, table: &TableId, actions: &[LoggedAction]) -> StoreError {
+        let held = self.actions(table, 0).await.unwrap_or_default();
+        let seq = actions
+            .iter()
+            .map(|a| a.seq)
+            .find(|s| held.iter().any(|h| h.seq == *s))
+            .or_else(|| actions.first().map(|a| a.seq))
+            .unwrap_or(0);
+        StoreError::LogConflict {
+            table: table.to_string(),
+            seq,
+        }
+    }
+
+    /// A table's logged actions from hand `from_hand` on, in order.
+    pub async fn actions(
+        &self,
+        table: &TableId,
+        from_hand: u64,
+    ) -> Result<Vec<LoggedAction>, StoreError> {
+        let from = to_i64(from_hand, "hand_no")?;
+        let rows = on_backend!(self, pool => {
+            sqlx::query(
+                "SELECT seq, hand_no, seat, action, at_ms FROM room_actions \
+                 WHERE table_id = $1 AND hand_no >= $2 ORDER BY seq",
+            )
+            .bind(table.as_str())
+            .bind(from)
+            .fetch_all(pool)
+            .await?
+            .iter()
+            .map(|r| {
+                Ok::<_, sqlx::Error>((
+                    r.try_get::<i64, _>(0)?,
+                    r.try_get::<i64, _>(1)?,
+                    r.try_get::<i16, _>(2)?,
+                    r.try_get::<String, _>(3)?,
+                    r.try_get::<i64, _>(4)?,
+                ))
+            })
+            .collect::<Result<Vec<_>, _>>()?
+        });
+        rows.into_iter()
+            .map(|(seq, hand_no, seat, action, at)| {
+                Ok(LoggedAction {
+                    seq: count(seq, "seq")?,
+                    hand_no: count(hand_no, "hand_no")?,
+                    seat: u8::try_from(seat)
+                        .map_err(|_| StoreError::Corrupt(format!("seat = {seat}")))?,
+                    action: json(&action, "logged action")?,
+                    at: UnixMillis(at),
+                })
+            })
+            .collect()
+    }
+}

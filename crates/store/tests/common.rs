@@ -1,0 +1,143 @@
+#![allow(dead_code)]
+//! The harness that runs each test on both backends: a fresh SQLite file always, and a fresh
+//! PostgreSQL database whenever TEST_DATABASE_URL names a server.
+
+use std::future::Future;
+use std::path::PathBuf;
+
+use sqlx::Connection;
+use store::{Store, StoreError};
+
+/// One backend under test: its URL (for side connections) and an open store.
+pub struct Db {
+    /// `sqlite` or `postgres`.
+    pub name: &'static str,
+    /// Where the database is.
+    pub url: String,
+    /// The store open on it.
+    pub store: Store,
+}
+
+impl Db {
+    /// Runs raw SQL beside the store (installing a failure trigger, say).
+    pub async fn execute(&self, sql: &str) -> anyhow::Result<()> {
+        if self.name == "postgres" {
+            let mut c = sqlx::PgConnection::connect(&self.url).await?;
+            sqlx::raw_sql(sqlx::AssertSqlSafe(sql.to_string()))
+                .execute(&mut c)
+                .await?;
+            c.close().await?;
+        } else {
+            let mut c = sqlx::SqliteConnection::connect(&self.url).await?;
+            sqlx::raw_sql(sqlx::AssertSqlSafe(sql.to_string()))
+                .execute(&mut c)
+                .await?;
+            c.close().await?;
+        }
+        Ok(())
+    }
+
+    /// A count read beside the store.
+    pub async fn count(&self, sql: &str) -> anyhow::Result<i64> {
+        let n = if self.name == "postgres" {
+            let mut c = sqlx::PgConnection::connect(&self.url).await?;
+            let n: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(sql.to_string()))
+                .fetch_one(&mut c)
+                .await?;
+            c.close().await?;
+            n
+        } else {
+            let mut c = sqlx::SqliteConnection::connect(&self.url).await?;
+            let n: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(sql.to_string()))
+                .fetch_one(&mut c)
+                .await?;
+            c.close().await?;
+            n
+        };
+        Ok(n)
+    }
+}
+
+/// A fresh SQLite file in its own directory.
+pub fn sqlite_url() -> (String, PathBuf) {
+    let dir = std::env::temp_dir().join(format!("mahjong-store-{}", uuid::Uuid::now_v7().simple()));
+    let url = store::sqlite_url(&dir.join("test.db"));
+    (url, dir)
+}
+
+/// The PostgreSQL server to test against, if any.
+pub fn postgres_admin_url() -> Option<String> {
+    std::env::var("TEST_DATABASE_URL")
+        .ok()
+        .filter(|u| !u.is_empty())
+}
+
+/// `admin` with its database replaced by `name`.
+pub fn with_database(admin: &str, name: &str) -> String {
+    let (base, query) = match admin.split_once('?') {
+        Some((b, q)) => (b, format!("?{q}")),
+        None => (admin, String::new()),
+    };
+    let scheme_end = base.find("://").map_or(0, |i| i + 3);
+    let path_start = base[scheme_end..].find('/').map(|i| scheme_end + i);
+    let host = path_start.map_or(base, |i| &base[..i]);
+    format!("{host}/{name}{query}")
+}
+
+/// Runs `test` on every backend available, each on a fresh database.
+pub async fn on_each_backend<F, Fut>(test: F)
+where
+    F: Fn(Db) -> Fut,
+    Fut: Future<Output = anyhow::Result<()>>,
+{
+    let (url, dir) = sqlite_url();
+    let store = Store::connect(&url).await.expect("open sqlite");
+    let result = test(Db {
+        name: "sqlite",
+        url,
+        store,
+    })
+    .await;
+    let _ = std::fs::remove_dir_all(&dir);
+    if let Err(e) = result {
+        panic!("sqlite: {e:#}");
+    }
+    if let Some(admin) = postgres_admin_url() {
+        let name = format!("mahjong_test_{}", uuid::Uuid::now_v7().simple());
+        let mut c = sqlx::PgConnection::connect(&admin)
+            .await
+            .expect("reach TEST_DATABASE_URL");
+        sqlx::raw_sql(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+            .execute(&mut c)
+            .await
+            .expect("create test database");
+        let url = with_database(&admin, &name);
+        let store = Store::connect(&url).await.expect("open postgres");
+        let result = test(Db {
+            name: "postgres",
+            url,
+            store: store.clone(),
+        })
+        .await;
+        store.close().await;
+        let _ = sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
+            "DROP DATABASE {name} WITH (FORCE)"
+        )))
+        .execute(&mut c)
+        .await;
+        if let Err(e) = result {
+            panic!("postgres: {e:#}");
+        }
+    }
+}
+
+/// Asserts that `r` is the error `matches` describes.
+pub fn expect_err<T: std::fmt::Debug>(
+    r: Result<T, StoreError>,
+    matches: impl Fn(&StoreError) -> bool,
+) -> anyhow::Result<StoreError> {
+    match r {
+        Err(e) if matches(&e) => Ok(e),
+        other => anyhow::bail!("unexpected result: {other:?}"),
+    }
+}
