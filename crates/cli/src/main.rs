@@ -5,8 +5,10 @@
 //! - `mahjong simulate` plays whole hands with the built-in greedy policy and reports speed and
 //!   outcome statistics.
 //! - `mahjong replay` replays a hand record and prints its settlement.
+//! - `mahjong db` migrates the database and reports its schema version.
 
 mod arena;
+mod db;
 mod play;
 mod replay;
 mod settle;
@@ -34,6 +36,8 @@ enum Command {
     Replay(replay::Args),
     /// Play bot policies against each other, seats rotating, and compare them.
     Arena(arena::Args),
+    /// Bring the database's schema up to date and report it.
+    Db(db::Args),
 }
 
 fn main() -> ExitCode {
@@ -43,6 +47,7 @@ fn main() -> ExitCode {
         Command::Simulate(args) => simulate::run(&args),
         Command::Replay(args) => replay::run(&args),
         Command::Arena(args) => arena::run(&args),
+        Command::Db(args) => db::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

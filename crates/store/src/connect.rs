@@ -5,8 +5,9 @@ use std::path::Path;
 use std::str::FromStr;
 use std::time::Duration;
 
+use sqlx::Connection;
 use sqlx::migrate::Migrator;
-use sqlx::postgres::PgPoolOptions;
+use sqlx::postgres::{PgConnectOptions, PgConnection, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 
 use crate::{Backend, Store, StoreError};
@@ -37,6 +38,11 @@ pub fn sqlite_url(path: &Path) -> String {
     format!("sqlite://{}", path.display())
 }
 
+/// The zero-setup default: `mahjong.db` in the data directory.
+pub fn default_url(data_dir: &Path) -> String {
+    sqlite_url(&data_dir.join("mahjong.db"))
+}
+
 impl Store {
     /// Opens the database `url` names (`postgres://…` or `sqlite:…`) with default options, and
     /// brings its schema up to date.
@@ -46,15 +52,27 @@ impl Store {
 
     /// Opens the database `url` names and brings its schema up to date.
     pub async fn connect_with(url: &str, options: StoreOptions) -> Result<Store, StoreError> {
-        let unreachable = |source| StoreError::Unreachable {
+        let unreachable = |cause| StoreError::Unreachable {
             url: redact(url),
-            source,
+            cause,
         };
         let backend = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            let connect =
+                PgConnectOptions::from_str(url).map_err(|_| StoreError::BadUrl(redact(url)))?;
+            // One direct connection first: the pool would retry until its timeout and report
+            // only that, where this reports what went wrong (refused, unknown host, auth …).
+            let probe = tokio::time::timeout(
+                options.connect_timeout,
+                PgConnection::connect_with(&connect),
+            )
+            .await
+            .map_err(|_| unreachable(sqlx::Error::PoolTimedOut))?
+            .map_err(unreachable)?;
+            probe.close().await.map_err(unreachable)?;
             let pool = PgPoolOptions::new()
                 .max_connections(options.max_connections.max(1))
                 .acquire_timeout(options.connect_timeout)
-                .connect(url)
+                .connect_with(connect)
                 .await
                 .map_err(unreachable)?;
             Backend::Postgres(pool)

@@ -7,13 +7,12 @@ pub enum StoreError {
     #[error("DATABASE_URL `{0}` is neither postgres://… nor sqlite:…")]
     BadUrl(String),
     /// The database could not be opened or reached.
-    #[error("cannot reach the database at {url}: {source}")]
+    #[error("cannot reach the database at {url}: {cause}")]
     Unreachable {
         /// The URL, password hidden.
         url: String,
-        /// What the driver said.
-        #[source]
-        source: sqlx::Error,
+        /// What the driver said (in the message, so it is not repeated as a source).
+        cause: sqlx::Error,
     },
     /// The database has migrations this binary does not know: it was upgraded by a newer server.
     #[error(

@@ -32,6 +32,7 @@ impl Store {
         let record = hand.record.to_string();
         let at = hand.finished.0;
         let table = hand.table.as_str();
+        let ratings = merged_ratings(hand);
         let outcome: Result<Option<Refused>, sqlx::Error> = on_backend!(self, pool => {
             async {
                 let mut tx = pool.begin().await?;
@@ -85,49 +86,52 @@ impl Store {
                 .bind(at)
                 .execute(&mut *tx)
                 .await?;
-                for (seat, result) in hand.seats.iter().enumerate() {
-                    sqlx::query(
-                        "INSERT INTO hand_seats (table_id, hand_no, seat, player_id, delta, \
-                         ruleset, finished_ms) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                    )
-                    .bind(table)
-                    .bind(hand_no)
-                    .bind(i16::try_from(seat).unwrap_or(i16::MAX))
-                    .bind(result.player.as_ref().map(PlayerId::as_str))
-                    .bind(result.delta)
-                    .bind(&hand.ruleset)
-                    .bind(at)
-                    .execute(&mut *tx)
-                    .await?;
+                // Seats and ratings go in one multi-row statement each: a hand costs five
+                // round trips whatever the table's size.
+                let mut seats = sqlx::QueryBuilder::new(
+                    "INSERT INTO hand_seats (table_id, hand_no, seat, player_id, delta, ruleset, \
+                     finished_ms) ",
+                );
+                seats.push_values(hand.seats.iter().enumerate(), |mut row, (seat, result)| {
+                    row.push_bind(table)
+                        .push_bind(hand_no)
+                        .push_bind(i16::try_from(seat).unwrap_or(i16::MAX))
+                        .push_bind(result.player.as_ref().map(PlayerId::as_str))
+                        .push_bind(result.delta)
+                        .push_bind(&hand.ruleset)
+                        .push_bind(at);
+                });
+                if !hand.seats.is_empty() {
+                    seats.build().execute(&mut *tx).await?;
                 }
-                for escape in &hand.escapes {
-                    sqlx::query(
+                if !hand.escapes.is_empty() {
+                    let mut escapes = sqlx::QueryBuilder::new(
                         "INSERT INTO escape_penalties (player_id, table_id, hand_no, ruleset, \
-                         points, at_ms) VALUES ($1, $2, $3, $4, $5, $6)",
-                    )
-                    .bind(escape.player.as_str())
-                    .bind(table)
-                    .bind(hand_no)
-                    .bind(&hand.ruleset)
-                    .bind(escape.points)
-                    .bind(at)
-                    .execute(&mut *tx)
-                    .await?;
+                         points, at_ms) ",
+                    );
+                    escapes.push_values(&hand.escapes, |mut row, escape| {
+                        row.push_bind(escape.player.as_str())
+                            .push_bind(table)
+                            .push_bind(hand_no)
+                            .push_bind(&hand.ruleset)
+                            .push_bind(escape.points)
+                            .push_bind(at);
+                    });
+                    escapes.build().execute(&mut *tx).await?;
                 }
-                for change in &hand.ratings {
-                    sqlx::query(
-                        "INSERT INTO ratings (player_id, ruleset, rating, hands, updated_ms) \
-                         VALUES ($1, $2, $3, 1, $4) \
-                         ON CONFLICT (player_id, ruleset) DO UPDATE SET \
-                         rating = ratings.rating + $5, hands = ratings.hands + 1, updated_ms = $4",
-                    )
-                    .bind(change.player.as_str())
-                    .bind(&hand.ruleset)
-                    .bind(INITIAL_RATING + change.delta)
-                    .bind(at)
-                    .bind(change.delta)
-                    .execute(&mut *tx)
-                    .await?;
+                if !ratings.is_empty() {
+                    let mut upsert = sqlx::QueryBuilder::new(
+                        "INSERT INTO ratings (player_id, ruleset, rating, hands, updated_ms) ",
+                    );
+                    upsert.push_values(&ratings, |mut row, (player, delta)| {
+                        row.push_bind(player.as_str())
+                            .push_bind(&hand.ruleset)
+                            .push_bind(INITIAL_RATING + delta)
+                            .push_bind(1i64)
+                            .push_bind(at);
+                    });
+                    upsert.push(RATING_UPSERT);
+                    upsert.build().execute(&mut *tx).await?;
                 }
                 tx.commit().await?;
                 Ok(None)
@@ -246,6 +250,27 @@ impl Store {
             .collect::<Result<Vec<SeatRow>, _>>()?
         }))
     }
+}
+
+/// The conflict clause of the ratings upsert: an existing rating moves by the change (the new
+/// row carries `INITIAL_RATING + change`).
+const RATING_UPSERT: &str = " ON CONFLICT (player_id, ruleset) DO UPDATE SET \
+    rating = ratings.rating + (excluded.rating - 1500.0), hands = ratings.hands + 1, \
+    updated_ms = excluded.updated_ms";
+
+// The clause above spells the initial rating out.
+const _: () = assert!(INITIAL_RATING == 1500.0);
+
+/// One change per player (a multi-row upsert may not touch a row twice).
+fn merged_ratings(hand: &FinishedHand) -> Vec<(&PlayerId, f64)> {
+    let mut out: Vec<(&PlayerId, f64)> = Vec::new();
+    for change in &hand.ratings {
+        match out.iter_mut().find(|(p, _)| *p == &change.player) {
+            Some((_, d)) => *d += change.delta,
+            None => out.push((&change.player, change.delta)),
+        }
+    }
+    out
 }
 
 /// (hand_no, seat, player, delta) as stored.

@@ -23,7 +23,7 @@ mod model;
 mod players;
 mod tables;
 
-pub use connect::{StoreOptions, sqlite_url};
+pub use connect::{StoreOptions, default_url, sqlite_url};
 pub use error::StoreError;
 pub use model::{
     Escape, FinishedHand, HandSummary, HistoryEntry, INITIAL_RATING, LeaderboardEntry,
