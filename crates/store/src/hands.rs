@@ -1,8 +1,6 @@
 //! Finished hands: stored with everything they change in one transaction, and read back as a
 //! table's history or one hand's replay.
 
-use sqlx::Row;
-
 use crate::model::{
     FinishedHand, HandSummary, INITIAL_RATING, Recorded, SeatResult, TableId, UnixMillis, bits_u64,
     count, json, to_i64, u64_bits,
@@ -159,27 +157,13 @@ impl Store {
 
     /// Every stored hand of a table, in order.
     pub async fn table_hands(&self, table: &TableId) -> Result<Vec<HandSummary>, StoreError> {
-        let rows = on_backend!(self, pool => {
-            sqlx::query(
-                "SELECT hand_no, ruleset, seed, dealer, ending, fans, finished_ms \
-                 FROM hands WHERE table_id = $1 ORDER BY hand_no",
-            )
+        let rows: Vec<HandRow> = on_backend!(self, pool => {
+            sqlx::query_as(sqlx::AssertSqlSafe(format!(
+                "SELECT {HAND_COLUMNS} FROM hands WHERE table_id = $1 ORDER BY hand_no"
+            )))
             .bind(table.as_str())
             .fetch_all(pool)
             .await?
-            .iter()
-            .map(|r| {
-                Ok::<_, sqlx::Error>(HandRow {
-                    hand_no: r.try_get(0)?,
-                    ruleset: r.try_get(1)?,
-                    seed: r.try_get(2)?,
-                    dealer: r.try_get(3)?,
-                    ending: r.try_get(4)?,
-                    fans: r.try_get(5)?,
-                    finished: r.try_get(6)?,
-                })
-            })
-            .collect::<Result<Vec<_>, _>>()?
         });
         let mut seats = self.seat_rows(table, None).await?;
         rows.into_iter()
@@ -197,37 +181,22 @@ impl Store {
         hand_no: u64,
     ) -> Result<(HandSummary, serde_json::Value), StoreError> {
         let n = to_i64(hand_no, "hand_no")?;
-        let row = on_backend!(self, pool => {
-            sqlx::query(
-                "SELECT hand_no, ruleset, seed, dealer, ending, fans, finished_ms, record \
-                 FROM hands WHERE table_id = $1 AND hand_no = $2",
-            )
+        let row: Option<HandRow> = on_backend!(self, pool => {
+            sqlx::query_as(sqlx::AssertSqlSafe(format!(
+                "SELECT {HAND_COLUMNS}, record FROM hands WHERE table_id = $1 AND hand_no = $2"
+            )))
             .bind(table.as_str())
             .bind(n)
             .fetch_optional(pool)
             .await?
-            .map(|r| {
-                Ok::<_, sqlx::Error>((
-                    HandRow {
-                        hand_no: r.try_get(0)?,
-                        ruleset: r.try_get(1)?,
-                        seed: r.try_get(2)?,
-                        dealer: r.try_get(3)?,
-                        ending: r.try_get(4)?,
-                        fans: r.try_get(5)?,
-                        finished: r.try_get(6)?,
-                    },
-                    r.try_get::<String, _>(7)?,
-                ))
-            })
-            .transpose()?
         });
-        let (row, record) = row.ok_or_else(|| StoreError::NotFound {
+        let mut row = row.ok_or_else(|| StoreError::NotFound {
             what: "hand",
             id: format!("{table}/{hand_no}"),
         })?;
+        let record = json(&std::mem::take(&mut row.record), "hand record")?;
         let seats = self.seat_rows(table, Some(n)).await?;
-        Ok((row.summary(table, seats)?, json(&record, "hand record")?))
+        Ok((row.summary(table, seats)?, record))
     }
 
     /// Per-seat rows of a table's hands (of one hand when `hand_no` is given), in order.
@@ -237,7 +206,7 @@ impl Store {
         hand_no: Option<i64>,
     ) -> Result<Vec<SeatRow>, StoreError> {
         Ok(on_backend!(self, pool => {
-            sqlx::query(
+            sqlx::query_as(
                 "SELECT hand_no, seat, player_id, delta FROM hand_seats \
                  WHERE table_id = $1 AND ($2 < 0 OR hand_no = $2) ORDER BY hand_no, seat",
             )
@@ -245,9 +214,6 @@ impl Store {
             .bind(hand_no.unwrap_or(-1))
             .fetch_all(pool)
             .await?
-            .iter()
-            .map(|r| Ok::<_, sqlx::Error>((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?, r.try_get(3)?)))
-            .collect::<Result<Vec<SeatRow>, _>>()?
         }))
     }
 }
@@ -276,6 +242,10 @@ fn merged_ratings(hand: &FinishedHand) -> Vec<(&PlayerId, f64)> {
 /// (hand_no, seat, player, delta) as stored.
 type SeatRow = (i64, i16, Option<String>, i64);
 
+/// The columns of a [`HandRow`] but its record.
+const HAND_COLUMNS: &str = "hand_no, ruleset, seed, dealer, ending, fans, finished_ms";
+
+#[derive(sqlx::FromRow)]
 struct HandRow {
     hand_no: i64,
     ruleset: String,
@@ -283,7 +253,10 @@ struct HandRow {
     dealer: i16,
     ending: String,
     fans: String,
-    finished: i64,
+    finished_ms: i64,
+    /// Read only for a replay.
+    #[sqlx(default)]
+    record: String,
 }
 
 impl HandRow {
@@ -304,7 +277,7 @@ impl HandRow {
                 })
                 .collect(),
             fans: json(&self.fans, "hand fans")?,
-            finished: UnixMillis(self.finished),
+            finished: UnixMillis(self.finished_ms),
         })
     }
 }

@@ -1,7 +1,5 @@
 //! Leaderboards and histories: read-only queries over finished hands, penalties and ratings.
 
-use sqlx::Row;
-
 use crate::model::{
     HistoryEntry, INITIAL_RATING, LeaderboardEntry, Page, Period, PlayerId, Ranking, TableId,
     UnixMillis, count,
@@ -48,8 +46,8 @@ impl Store {
              FROM board b JOIN players pl ON pl.id = b.player_id \
              ORDER BY {order}, b.player_id LIMIT $3 OFFSET $4"
         );
-        let rows = on_backend!(self, pool => {
-            sqlx::query(sqlx::AssertSqlSafe(sql))
+        let rows: Vec<(i64, String, String, i64, i64, f64)> = on_backend!(self, pool => {
+            sqlx::query_as(sqlx::AssertSqlSafe(sql))
                 .bind(ruleset)
                 .bind(period.start(now).0)
                 .bind(limit)
@@ -57,18 +55,6 @@ impl Store {
                 .bind(INITIAL_RATING)
                 .fetch_all(pool)
                 .await?
-                .iter()
-                .map(|r| {
-                    Ok::<_, sqlx::Error>((
-                        r.try_get::<i64, _>(0)?,
-                        r.try_get::<String, _>(1)?,
-                        r.try_get::<String, _>(2)?,
-                        r.try_get::<i64, _>(3)?,
-                        r.try_get::<i64, _>(4)?,
-                        r.try_get::<f64, _>(5)?,
-                    ))
-                })
-                .collect::<Result<Vec<_>, _>>()?
         });
         rows.into_iter()
             .map(|(rank, player, display_name, score, hands, rating)| {
@@ -91,8 +77,8 @@ impl Store {
         page: Page,
     ) -> Result<Vec<HistoryEntry>, StoreError> {
         let (limit, offset) = page.checked()?;
-        let rows = on_backend!(self, pool => {
-            sqlx::query(
+        let rows: Vec<(String, i64, String, i16, i64, i64)> = on_backend!(self, pool => {
+            sqlx::query_as(
                 "SELECT table_id, hand_no, ruleset, seat, delta, finished_ms FROM hand_seats \
                  WHERE player_id = $1 \
                  ORDER BY finished_ms DESC, table_id, hand_no DESC LIMIT $2 OFFSET $3",
@@ -102,18 +88,6 @@ impl Store {
             .bind(offset)
             .fetch_all(pool)
             .await?
-            .iter()
-            .map(|r| {
-                Ok::<_, sqlx::Error>((
-                    r.try_get::<String, _>(0)?,
-                    r.try_get::<i64, _>(1)?,
-                    r.try_get::<String, _>(2)?,
-                    r.try_get::<i16, _>(3)?,
-                    r.try_get::<i64, _>(4)?,
-                    r.try_get::<i64, _>(5)?,
-                ))
-            })
-            .collect::<Result<Vec<_>, _>>()?
         });
         rows.into_iter()
             .map(|(table, hand_no, ruleset, seat, delta, finished)| {
@@ -133,14 +107,12 @@ impl Store {
     /// A player's rating in a ruleset and the rated hands behind it ([`INITIAL_RATING`] and 0
     /// before the first).
     pub async fn rating(&self, player: &PlayerId, ruleset: &str) -> Result<(f64, u64), StoreError> {
-        let row = on_backend!(self, pool => {
-            sqlx::query("SELECT rating, hands FROM ratings WHERE player_id = $1 AND ruleset = $2")
+        let row: Option<(f64, i64)> = on_backend!(self, pool => {
+            sqlx::query_as("SELECT rating, hands FROM ratings WHERE player_id = $1 AND ruleset = $2")
                 .bind(player.as_str())
                 .bind(ruleset)
                 .fetch_optional(pool)
                 .await?
-                .map(|r| Ok::<_, sqlx::Error>((r.try_get::<f64, _>(0)?, r.try_get::<i64, _>(1)?)))
-                .transpose()?
         });
         match row {
             Some((rating, hands)) => Ok((rating, count(hands, "rated hands")?)),
@@ -153,23 +125,14 @@ impl Store {
         &self,
         player: &PlayerId,
     ) -> Result<Vec<(TableId, u64, i64)>, StoreError> {
-        let rows = on_backend!(self, pool => {
-            sqlx::query(
+        let rows: Vec<(String, i64, i64)> = on_backend!(self, pool => {
+            sqlx::query_as(
                 "SELECT table_id, hand_no, points FROM escape_penalties \
                  WHERE player_id = $1 ORDER BY at_ms, id",
             )
             .bind(player.as_str())
             .fetch_all(pool)
             .await?
-            .iter()
-            .map(|r| {
-                Ok::<_, sqlx::Error>((
-                    r.try_get::<String, _>(0)?,
-                    r.try_get::<i64, _>(1)?,
-                    r.try_get::<i64, _>(2)?,
-                ))
-            })
-            .collect::<Result<Vec<_>, _>>()?
         });
         rows.into_iter()
             .map(|(t, h, p)| Ok((TableId::stored(t), count(h, "hand_no")?, p)))

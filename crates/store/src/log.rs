@@ -1,7 +1,5 @@
 //! Each room's action log: append-only, read back for crash recovery and replays.
 
-use sqlx::Row;
-
 use crate::error::is_unique_violation;
 use crate::model::{LoggedAction, TableId, UnixMillis, count, json, to_i64};
 use crate::{Store, StoreError, on_backend};
@@ -88,8 +86,8 @@ impl Store {
         from_hand: u64,
     ) -> Result<Vec<LoggedAction>, StoreError> {
         let from = to_i64(from_hand, "hand_no")?;
-        let rows = on_backend!(self, pool => {
-            sqlx::query(
+        let rows: Vec<(i64, i64, i16, String, i64)> = on_backend!(self, pool => {
+            sqlx::query_as(
                 "SELECT seq, hand_no, seat, action, at_ms FROM room_actions \
                  WHERE table_id = $1 AND hand_no >= $2 ORDER BY seq",
             )
@@ -97,17 +95,6 @@ impl Store {
             .bind(from)
             .fetch_all(pool)
             .await?
-            .iter()
-            .map(|r| {
-                Ok::<_, sqlx::Error>((
-                    r.try_get::<i64, _>(0)?,
-                    r.try_get::<i64, _>(1)?,
-                    r.try_get::<i16, _>(2)?,
-                    r.try_get::<String, _>(3)?,
-                    r.try_get::<i64, _>(4)?,
-                ))
-            })
-            .collect::<Result<Vec<_>, _>>()?
         });
         rows.into_iter()
             .map(|(seq, hand_no, seat, action, at)| {

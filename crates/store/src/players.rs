@@ -1,7 +1,5 @@
 //! Players and their sessions.
 
-use sqlx::Row;
-
 use crate::model::{Player, PlayerId, Session, TokenHash, UnixMillis};
 use crate::{Store, StoreError, on_backend};
 
@@ -27,13 +25,11 @@ impl Store {
 
     /// One player.
     pub async fn player(&self, id: &PlayerId) -> Result<Player, StoreError> {
-        let row = on_backend!(self, pool => {
-            sqlx::query("SELECT display_name, created_ms FROM players WHERE id = $1")
+        let row: Option<(String, i64)> = on_backend!(self, pool => {
+            sqlx::query_as("SELECT display_name, created_ms FROM players WHERE id = $1")
                 .bind(id.as_str())
                 .fetch_optional(pool)
                 .await?
-                .map(|r| Ok::<_, sqlx::Error>((r.try_get::<String, _>(0)?, r.try_get::<i64, _>(1)?)))
-                .transpose()?
         });
         let (display_name, created) = row.ok_or_else(|| StoreError::NotFound {
             what: "player",
@@ -106,16 +102,14 @@ impl Store {
         token: &TokenHash,
         now: UnixMillis,
     ) -> Result<Option<Session>, StoreError> {
-        let row = on_backend!(self, pool => {
-            sqlx::query(
+        let row: Option<(String, i64)> = on_backend!(self, pool => {
+            sqlx::query_as(
                 "SELECT player_id, expires_ms FROM sessions WHERE token_hash = $1 AND expires_ms > $2",
             )
             .bind(&token.0[..])
             .bind(now.0)
             .fetch_optional(pool)
             .await?
-            .map(|r| Ok::<_, sqlx::Error>((r.try_get::<String, _>(0)?, r.try_get::<i64, _>(1)?)))
-            .transpose()?
         });
         Ok(row.map(|(player, expires)| Session {
             player: PlayerId::stored(player),

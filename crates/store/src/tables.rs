@@ -1,7 +1,5 @@
 //! Tables: their settings, seats, status and carried state.
 
-use sqlx::Row;
-
 use crate::model::{
     NewTable, SeatOccupant, TableId, TableRecord, TableStatus, UnixMillis, count, json,
 };
@@ -48,18 +46,17 @@ impl Store {
 
     /// One table.
     pub async fn table(&self, id: &TableId) -> Result<TableRecord, StoreError> {
-        let row = on_backend!(self, pool => {
-            sqlx::query(sqlx::AssertSqlSafe(format!("{SELECT_TABLE} WHERE id = $1")))
+        let row: Option<TableRow> = on_backend!(self, pool => {
+            sqlx::query_as(sqlx::AssertSqlSafe(format!("{SELECT_TABLE} WHERE id = $1")))
                 .bind(id.as_str())
                 .fetch_optional(pool)
                 .await?
-                .map(|r| table_row(&r))
-                .transpose()?
         });
         row.ok_or_else(|| StoreError::NotFound {
             what: "table",
             id: id.to_string(),
-        })
+        })?
+        .record()
     }
 
     /// Every table in one of `statuses`, oldest first: after a restart, the tables to restore.
@@ -69,18 +66,17 @@ impl Store {
     ) -> Result<Vec<TableRecord>, StoreError> {
         let mut out = Vec::new();
         for status in statuses {
-            let rows = on_backend!(self, pool => {
-                sqlx::query(sqlx::AssertSqlSafe(format!(
+            let rows: Vec<TableRow> = on_backend!(self, pool => {
+                sqlx::query_as(sqlx::AssertSqlSafe(format!(
                     "{SELECT_TABLE} WHERE status = $1 ORDER BY created_ms, id"
                 )))
                 .bind(status.as_str())
                 .fetch_all(pool)
                 .await?
-                .iter()
-                .map(table_row)
-                .collect::<Result<Vec<_>, _>>()?
             });
-            out.extend(rows);
+            for row in rows {
+                out.push(row.record()?);
+            }
         }
         out.sort_by(|a, b| (a.created, &a.id).cmp(&(b.created, &b.id)));
         Ok(out)
@@ -92,16 +88,8 @@ impl Store {
         id: &TableId,
         status: TableStatus,
     ) -> Result<(), StoreError> {
-        let done = on_backend!(self, pool => {
-            sqlx::query("UPDATE game_tables SET status = $1, updated_ms = $2 WHERE id = $3")
-                .bind(status.as_str())
-                .bind(UnixMillis::now().0)
-                .bind(id.as_str())
-                .execute(pool)
-                .await?
-                .rows_affected()
-        });
-        found(done, id)
+        self.set_table_column(id, Column::Status, status.as_str().to_string())
+            .await
     }
 
     /// Replaces a table's seating (a player joins or leaves, a bot takes a seat).
@@ -110,17 +98,8 @@ impl Store {
         id: &TableId,
         seats: &[SeatOccupant],
     ) -> Result<(), StoreError> {
-        let seats = seats_json(seats)?;
-        let done = on_backend!(self, pool => {
-            sqlx::query("UPDATE game_tables SET seats = $1, updated_ms = $2 WHERE id = $3")
-                .bind(&seats)
-                .bind(UnixMillis::now().0)
-                .bind(id.as_str())
-                .execute(pool)
-                .await?
-                .rows_affected()
-        });
-        found(done, id)
+        self.set_table_column(id, Column::Seats, seats_json(seats)?)
+            .await
     }
 
     /// Replaces a table's carried state outside a finished hand (a seated player left, which
@@ -130,51 +109,88 @@ impl Store {
         id: &TableId,
         carried: &serde_json::Value,
     ) -> Result<(), StoreError> {
+        self.set_table_column(id, Column::Carried, carried.to_string())
+            .await
+    }
+
+    async fn set_table_column(
+        &self,
+        id: &TableId,
+        column: Column,
+        value: String,
+    ) -> Result<(), StoreError> {
+        let sql = format!(
+            "UPDATE game_tables SET {} = $1, updated_ms = $2 WHERE id = $3",
+            column.name()
+        );
         let done = on_backend!(self, pool => {
-            sqlx::query("UPDATE game_tables SET carried = $1, updated_ms = $2 WHERE id = $3")
-                .bind(carried.to_string())
+            sqlx::query(sqlx::AssertSqlSafe(sql))
+                .bind(value)
                 .bind(UnixMillis::now().0)
                 .bind(id.as_str())
                 .execute(pool)
                 .await?
                 .rows_affected()
         });
-        found(done, id)
+        if done == 0 {
+            return Err(StoreError::NotFound {
+                what: "table",
+                id: id.to_string(),
+            });
+        }
+        Ok(())
     }
 }
 
-fn found(rows: u64, id: &TableId) -> Result<(), StoreError> {
-    if rows == 0 {
-        return Err(StoreError::NotFound {
-            what: "table",
-            id: id.to_string(),
-        });
+/// The columns of a table that change outside a finished hand.
+#[derive(Clone, Copy)]
+enum Column {
+    Status,
+    Seats,
+    Carried,
+}
+
+impl Column {
+    fn name(self) -> &'static str {
+        match self {
+            Column::Status => "status",
+            Column::Seats => "seats",
+            Column::Carried => "carried",
+        }
     }
-    Ok(())
 }
 
 fn seats_json(seats: &[SeatOccupant]) -> Result<String, StoreError> {
     serde_json::to_string(seats).map_err(|e| StoreError::BadArgument(format!("seats: {e}")))
 }
 
-fn table_row<R: Row>(r: &R) -> Result<TableRecord, StoreError>
-where
-    for<'a> &'a str: sqlx::ColumnIndex<R>,
-    String: for<'a> sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
-    i64: for<'a> sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
-{
-    let text = |c: &str| r.try_get::<String, _>(c);
-    let seats: Vec<SeatOccupant> = serde_json::from_str(&text("seats")?)
-        .map_err(|e| StoreError::Corrupt(format!("table seats: {e}")))?;
-    Ok(TableRecord {
-        id: TableId::stored(text("id")?),
-        ruleset: text("ruleset")?,
-        options: json(&text("options")?, "table options")?,
-        seats,
-        status: TableStatus::parse(&text("status")?)?,
-        carried: json(&text("carried")?, "table carried state")?,
-        hands_played: count(r.try_get::<i64, _>("hands_played")?, "hands_played")?,
-        created: UnixMillis(r.try_get::<i64, _>("created_ms")?),
-        updated: UnixMillis(r.try_get::<i64, _>("updated_ms")?),
-    })
+#[derive(sqlx::FromRow)]
+struct TableRow {
+    id: String,
+    ruleset: String,
+    options: String,
+    seats: String,
+    status: String,
+    carried: String,
+    hands_played: i64,
+    created_ms: i64,
+    updated_ms: i64,
+}
+
+impl TableRow {
+    fn record(self) -> Result<TableRecord, StoreError> {
+        let seats: Vec<SeatOccupant> = serde_json::from_str(&self.seats)
+            .map_err(|e| StoreError::Corrupt(format!("table seats: {e}")))?;
+        Ok(TableRecord {
+            id: TableId::stored(self.id),
+            ruleset: self.ruleset,
+            options: json(&self.options, "table options")?,
+            seats,
+            status: TableStatus::parse(&self.status)?,
+            carried: json(&self.carried, "table carried state")?,
+            hands_played: count(self.hands_played, "hands_played")?,
+            created: UnixMillis(self.created_ms),
+            updated: UnixMillis(self.updated_ms),
+        })
+    }
 }
