@@ -230,3 +230,34 @@ fn arena_reports_every_level_and_refuses_bad_lineups() {
         .expect("runs");
     assert!(String::from_utf8_lossy(&bad.stderr).contains("unknown bot level"));
 }
+
+#[test]
+fn db_status_migrates_the_default_sqlite_file_and_refuses_bad_urls() {
+    let dir = std::env::temp_dir().join(format!("mahjong-cli-db-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = mahjong()
+        .args(["db", "status", "--data-dir"])
+        .arg(&dir)
+        .env_remove("DATABASE_URL")
+        .output()
+        .expect("run mahjong db status");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let status: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(status["backend"], "sqlite");
+    assert_eq!(status["schema_version"], status["binary_schema_version"]);
+    assert!(
+        dir.join("mahjong.db").exists(),
+        "the default file is created"
+    );
+    let bad = mahjong()
+        .args(["db", "status", "--database-url", "mysql://nowhere/x"])
+        .output()
+        .expect("run mahjong db status");
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("neither postgres"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
