@@ -86,11 +86,13 @@ CREATE TABLE room_actions (
 );
 CREATE INDEX room_actions_by_hand ON room_actions (table_id, hand_no, seq);
 
+-- A rating per player and ruleset; `games` counts the rating changes applied (the server rates
+-- whole tables, so a game is a finished table).
 CREATE TABLE ratings (
     player_id  TEXT NOT NULL REFERENCES players (id) ON DELETE CASCADE,
     ruleset    TEXT NOT NULL,
     rating     DOUBLE PRECISION NOT NULL,
-    hands      BIGINT NOT NULL,
+    games      BIGINT NOT NULL,
     updated_ms BIGINT NOT NULL,
     PRIMARY KEY (player_id, ruleset)
 );

@@ -119,7 +119,7 @@ impl Store {
                 }
                 if !ratings.is_empty() {
                     let mut upsert = sqlx::QueryBuilder::new(
-                        "INSERT INTO ratings (player_id, ruleset, rating, hands, updated_ms) ",
+                        "INSERT INTO ratings (player_id, ruleset, rating, games, updated_ms) ",
                     );
                     upsert.push_values(&ratings, |mut row, (player, delta)| {
                         row.push_bind(player.as_str())
@@ -221,7 +221,7 @@ impl Store {
 /// The conflict clause of the ratings upsert: an existing rating moves by the change (the new
 /// row carries `INITIAL_RATING + change`).
 const RATING_UPSERT: &str = " ON CONFLICT (player_id, ruleset) DO UPDATE SET \
-    rating = ratings.rating + (excluded.rating - 1500.0), hands = ratings.hands + 1, \
+    rating = ratings.rating + (excluded.rating - 1500.0), games = ratings.games + 1, \
     updated_ms = excluded.updated_ms";
 
 // The clause above spells the initial rating out.

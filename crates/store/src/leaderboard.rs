@@ -104,18 +104,18 @@ impl Store {
             .collect()
     }
 
-    /// A player's rating in a ruleset and the rated hands behind it ([`INITIAL_RATING`] and 0
+    /// A player's rating in a ruleset and the rating changes behind it ([`INITIAL_RATING`] and 0
     /// before the first).
     pub async fn rating(&self, player: &PlayerId, ruleset: &str) -> Result<(f64, u64), StoreError> {
         let row: Option<(f64, i64)> = on_backend!(self, pool => {
-            sqlx::query_as("SELECT rating, hands FROM ratings WHERE player_id = $1 AND ruleset = $2")
+            sqlx::query_as("SELECT rating, games FROM ratings WHERE player_id = $1 AND ruleset = $2")
                 .bind(player.as_str())
                 .bind(ruleset)
                 .fetch_optional(pool)
                 .await?
         });
         match row {
-            Some((rating, hands)) => Ok((rating, count(hands, "rated hands")?)),
+            Some((rating, games)) => Ok((rating, count(games, "rated games")?)),
             None => Ok((INITIAL_RATING, 0)),
         }
     }

@@ -209,7 +209,8 @@ pub struct Escape {
     pub points: i64,
 }
 
-/// A rating adjustment from one hand.
+/// A rating adjustment, stored with the hand that changes it (the server rates a table when its
+/// last hand ends).
 #[derive(Clone, Debug, PartialEq)]
 pub struct RatingChange {
     /// Whose rating.
@@ -248,7 +249,8 @@ pub struct FinishedHand {
     pub table_status: TableStatus,
     /// Escapes penalised in this hand.
     pub escapes: Vec<Escape>,
-    /// Rating changes from this hand.
+    /// Rating changes this hand brings (empty but for a table's last hand, when the server rates
+    /// whole tables).
     pub ratings: Vec<RatingChange>,
     /// When the hand finished.
     pub finished: UnixMillis,
