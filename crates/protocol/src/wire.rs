@@ -1,0 +1,314 @@
+//! The game's things on the wire: actions, events, a seat's view, settlements. Tiles are written
+//! in the notation of `shared/conformance/README.md` ("5m", "E", "C" …), seats as 0-based
+//! indices, suits as their letters.
+
+use engine::Tile;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// What a seat may do: the engine's actions. The legal ones are listed in every prompt.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum WireAction {
+    /// 定缺: the suit given up (m, p or s).
+    DeclareVoid {
+        /// The suit letter.
+        #[serde(with = "engine::action::suit_letter")]
+        #[schemars(with = "String")]
+        suit: engine::Suit,
+    },
+    /// Discard a tile.
+    Discard {
+        /// The tile.
+        #[schemars(with = "String")]
+        tile: Tile,
+    },
+    /// Win on one's own draw (自摸).
+    SelfDrawWin,
+    /// Declare a concealed kong (暗杠).
+    ConcealedKong {
+        /// The kind.
+        #[schemars(with = "String")]
+        tile: Tile,
+    },
+    /// Add the fourth tile to an exposed pung (加杠).
+    AddedKong {
+        /// The kind.
+        #[schemars(with = "String")]
+        tile: Tile,
+    },
+    /// Win on the offered tile (a discard, or a kong being robbed).
+    Win,
+    /// Claim the discard for a pung.
+    Pung,
+    /// Claim the discard for an exposed kong.
+    ExposedKong,
+    /// Claim the discard for a chow starting at `low`.
+    Chow {
+        /// The chow's lowest tile.
+        #[schemars(with = "String")]
+        low: Tile,
+    },
+    /// Decline every claim.
+    Pass,
+}
+
+impl From<engine::Action> for WireAction {
+    fn from(a: engine::Action) -> WireAction {
+        use engine::Action as A;
+        match a {
+            A::DeclareVoid { suit } => WireAction::DeclareVoid { suit },
+            A::Discard { tile } => WireAction::Discard { tile },
+            A::SelfDrawWin => WireAction::SelfDrawWin,
+            A::ConcealedKong { tile } => WireAction::ConcealedKong { tile },
+            A::AddedKong { tile } => WireAction::AddedKong { tile },
+            A::Win => WireAction::Win,
+            A::Pung => WireAction::Pung,
+            A::ExposedKong => WireAction::ExposedKong,
+            A::Chow { low } => WireAction::Chow { low },
+            A::Pass => WireAction::Pass,
+        }
+    }
+}
+
+impl From<WireAction> for engine::Action {
+    fn from(a: WireAction) -> engine::Action {
+        use engine::Action as A;
+        match a {
+            WireAction::DeclareVoid { suit } => A::DeclareVoid { suit },
+            WireAction::Discard { tile } => A::Discard { tile },
+            WireAction::SelfDrawWin => A::SelfDrawWin,
+            WireAction::ConcealedKong { tile } => A::ConcealedKong { tile },
+            WireAction::AddedKong { tile } => A::AddedKong { tile },
+            WireAction::Win => A::Win,
+            WireAction::Pung => A::Pung,
+            WireAction::ExposedKong => A::ExposedKong,
+            WireAction::Chow { low } => A::Chow { low },
+            WireAction::Pass => A::Pass,
+        }
+    }
+}
+
+/// A declared meld as others see it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum WireMeld {
+    /// 吃, 碰 or an exposed / added 杠, face up.
+    Open {
+        /// `chow`, `pung`, `exposed_kong`, `concealed_kong` or `added_kong`.
+        shape: String,
+        /// Its tiles, lowest first.
+        #[schemars(with = "Vec<String>")]
+        tiles: Vec<Tile>,
+        /// The seat whose discard completed it.
+        from: Option<u8>,
+        /// The tile taken from that discard.
+        #[schemars(with = "Option<String>")]
+        claimed: Option<Tile>,
+    },
+    /// Another seat's concealed kong: four tiles face down.
+    HiddenKong,
+}
+
+/// A win.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct WireWin {
+    /// The winner.
+    pub seat: u8,
+    /// The winning tile.
+    #[schemars(with = "String")]
+    pub tile: Tile,
+    /// The discarder (or the robbed kong's owner); absent for a self-draw.
+    pub from: Option<u8>,
+}
+
+/// What is public about a seat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct WirePublicSeat {
+    /// Declared melds.
+    pub melds: Vec<WireMeld>,
+    /// Discards still in front of the seat, oldest first.
+    #[schemars(with = "Vec<String>")]
+    pub discards: Vec<Tile>,
+    /// Flowers set aside.
+    #[schemars(with = "Vec<String>")]
+    pub flowers: Vec<Tile>,
+    /// How many concealed tiles it holds.
+    pub concealed: u32,
+    /// Its 定缺 once revealed.
+    pub void: Option<String>,
+    /// Its win, in 血战 once it has won.
+    pub won: Option<WireWin>,
+}
+
+/// What one seat may know of the hand: its own tiles and the public facts.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct WireView {
+    /// This seat.
+    pub seat: u8,
+    /// The dealer.
+    pub dealer: u8,
+    /// The prevalent wind (E, S, W, N).
+    pub round_wind: String,
+    /// The dice.
+    pub dice: [u8; 2],
+    /// Tiles still drawable from the wall.
+    pub wall: usize,
+    /// The wild kind, where the ruleset turns one up.
+    #[schemars(with = "Option<String>")]
+    pub wild: Option<Tile>,
+    /// This seat's concealed tiles, sorted.
+    #[schemars(with = "Vec<String>")]
+    pub hand: Vec<Tile>,
+    /// This seat's 定缺.
+    pub own_void: Option<String>,
+    /// Every seat's public facts, by seat index.
+    pub seats: Vec<WirePublicSeat>,
+    /// The tile on offer (a discard or a kong being robbed).
+    #[schemars(with = "Option<String>")]
+    pub offered: Option<Tile>,
+    /// Whether the hand is over.
+    pub over: bool,
+}
+
+/// One scoring item of a winner.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct WireFanItem {
+    /// Its name as players say it.
+    pub name: String,
+    /// Its value.
+    pub value: i64,
+    /// How many times it counts.
+    pub count: u32,
+}
+
+/// A winner's scoring lines.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct WireWinnerFans {
+    /// The winner.
+    pub seat: u8,
+    /// Every item.
+    pub items: Vec<WireFanItem>,
+    /// The total the ruleset pays on.
+    pub total: i64,
+}
+
+/// A hand's settlement.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct WireSettlement {
+    /// Each winner's lines.
+    pub fans: Vec<WireWinnerFans>,
+    /// Lines outside any winner's hand (查叫, kong money …).
+    pub extras: Vec<WireFanItem>,
+    /// What each seat won or paid, by seat index.
+    pub deltas: Vec<i64>,
+}
+
+/// Something that happened in the hand, as one seat may see it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum WireEvent {
+    /// The hand began.
+    HandStarted {
+        /// The dealer.
+        dealer: u8,
+        /// The prevalent wind.
+        round_wind: String,
+        /// The dice.
+        dice: [u8; 2],
+        /// Tiles in the wall after the deal.
+        wall: usize,
+    },
+    /// An indicator was turned up, naming the wild kind.
+    WildTurned {
+        /// The tile turned up.
+        #[schemars(with = "String")]
+        indicator: Tile,
+        /// The wild kind.
+        #[schemars(with = "String")]
+        wild: Tile,
+    },
+    /// This seat's dealt tiles.
+    Dealt {
+        /// The seat.
+        seat: u8,
+        /// The tiles.
+        #[schemars(with = "Vec<String>")]
+        tiles: Vec<Tile>,
+    },
+    /// How many tiles another seat was dealt.
+    DealtHidden {
+        /// The seat.
+        seat: u8,
+        /// How many.
+        count: usize,
+    },
+    /// A flower set aside and replaced.
+    FlowerReplaced {
+        /// The seat.
+        seat: u8,
+        /// The flower.
+        #[schemars(with = "String")]
+        flower: Tile,
+    },
+    /// A draw; the tile only for the drawer.
+    Drew {
+        /// The drawer.
+        seat: u8,
+        /// The tile (the drawer's copy only).
+        #[schemars(with = "Option<String>")]
+        tile: Option<Tile>,
+        /// A replacement draw (after a kong or flower).
+        replacement: bool,
+    },
+    /// This seat's own 定缺 choice.
+    VoidChosen {
+        /// The seat.
+        seat: u8,
+        /// The suit letter.
+        suit: String,
+    },
+    /// Every seat's 定缺, revealed together.
+    VoidsRevealed {
+        /// Per seat.
+        voids: Vec<Option<String>>,
+    },
+    /// A discard.
+    Discarded {
+        /// The seat.
+        seat: u8,
+        /// The tile.
+        #[schemars(with = "String")]
+        tile: Tile,
+    },
+    /// A seat declined its claims.
+    Passed {
+        /// The seat.
+        seat: u8,
+    },
+    /// A meld was declared (`meld` absent: another seat's concealed kong).
+    Melded {
+        /// The seat.
+        seat: u8,
+        /// The meld.
+        meld: WireMeld,
+    },
+    /// A win; the winner's concealed tiles are shown.
+    Won {
+        /// The win.
+        win: WireWin,
+        /// The winner's concealed tiles.
+        #[schemars(with = "Vec<String>")]
+        concealed: Vec<Tile>,
+    },
+    /// The hand ended; every hand is shown.
+    HandEnded {
+        /// The wall ran out.
+        exhausted: bool,
+        /// Every seat's concealed tiles.
+        #[schemars(with = "Vec<Vec<String>>")]
+        hands: Vec<Vec<Tile>>,
+        /// The settlement.
+        settlement: WireSettlement,
+    },
+}
