@@ -5,12 +5,14 @@
 //! - `mahjong simulate` plays whole hands with the built-in greedy policy and reports speed and
 //!   outcome statistics.
 //! - `mahjong replay` replays a hand record and prints its settlement.
+//! - `mahjong serve` runs the game server.
 //! - `mahjong db` migrates the database and reports its schema version.
 
 mod arena;
 mod db;
 mod play;
 mod replay;
+mod serve;
 mod settle;
 mod simulate;
 
@@ -38,6 +40,8 @@ enum Command {
     Arena(arena::Args),
     /// Bring the database's schema up to date and report it.
     Db(db::Args),
+    /// Run the game server (HTTP API and WebSockets).
+    Serve(server::Config),
 }
 
 fn main() -> ExitCode {
@@ -48,6 +52,7 @@ fn main() -> ExitCode {
         Command::Replay(args) => replay::run(&args),
         Command::Arena(args) => arena::run(&args),
         Command::Db(args) => db::run(&args),
+        Command::Serve(config) => serve::run(config),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

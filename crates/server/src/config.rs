@@ -1,0 +1,59 @@
+//! The server's settings: every flag is also an environment variable, and none is required.
+
+use std::path::PathBuf;
+
+/// Settings of `mahjong serve`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct Config {
+    /// Address to listen on.
+    #[arg(long, env = "MAHJONG_BIND", default_value = "127.0.0.1")]
+    pub bind: String,
+    /// Port to listen on (0 picks a free one).
+    #[arg(long, env = "MAHJONG_PORT", default_value_t = 8080)]
+    pub port: u16,
+    /// The database: `postgres://…` or `sqlite:…` (default: `mahjong.db` in the data directory).
+    #[arg(long, env = "DATABASE_URL")]
+    pub database_url: Option<String>,
+    /// Where the default SQLite file lives.
+    #[arg(long, env = "MAHJONG_DATA_DIR", default_value = "data")]
+    pub data_dir: PathBuf,
+    /// Seconds a session token stays valid.
+    #[arg(long, env = "MAHJONG_SESSION_SECONDS", default_value_t = 30 * 24 * 3600)]
+    pub session_seconds: u64,
+    /// Milliseconds after a dropped connection before the bot plays the seat (托管).
+    #[arg(long, env = "MAHJONG_GRACE_MS", default_value_t = 3000)]
+    pub grace_ms: u64,
+    /// Milliseconds a dropped player has to come back before the seat counts as escaped.
+    #[arg(long, env = "MAHJONG_RECONNECT_MS", default_value_t = 120_000)]
+    pub reconnect_ms: u64,
+    /// Milliseconds between a hand's end and the next deal.
+    #[arg(long, env = "MAHJONG_NEXT_HAND_MS", default_value_t = 3000)]
+    pub next_hand_ms: u64,
+    /// Logs as JSON lines instead of text.
+    #[arg(long, env = "MAHJONG_LOG_JSON")]
+    pub log_json: bool,
+}
+
+impl Config {
+    /// The settings with every default, for tests and embedding.
+    pub fn defaults() -> Config {
+        Config {
+            bind: "127.0.0.1".into(),
+            port: 0,
+            database_url: None,
+            data_dir: PathBuf::from("data"),
+            session_seconds: 30 * 24 * 3600,
+            grace_ms: 3000,
+            reconnect_ms: 120_000,
+            next_hand_ms: 3000,
+            log_json: false,
+        }
+    }
+
+    /// The database URL, or the SQLite default.
+    pub fn database(&self) -> String {
+        self.database_url
+            .clone()
+            .unwrap_or_else(|| store::default_url(&self.data_dir))
+    }
+}

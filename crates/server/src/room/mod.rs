@@ -1,0 +1,158 @@
+//! Rooms: one actor task per table owns the table, its current hand and its seats; everything
+//! else talks to it through [`RoomHandle`]. No lock guards game state.
+
+mod actor;
+mod seat;
+
+use std::sync::{Arc, Mutex};
+
+use engine::ruleset::Ruleset;
+use protocol::{ErrorCode, SeatInfo, WireAction};
+use store::{PlayerId, Store, TableId};
+use tokio::sync::{mpsc, oneshot};
+
+pub use seat::Occupant;
+
+/// What a room is set up with.
+#[derive(Clone, Debug)]
+pub struct RoomSettings {
+    /// The ruleset with its validated options.
+    pub ruleset: Ruleset,
+    /// Milliseconds a player has for each decision before the bot acts for them.
+    pub action_ms: u64,
+    /// Hands in the match.
+    pub hands: u64,
+    /// Listed in the lobby.
+    pub public: bool,
+    /// The code that joins it.
+    pub code: String,
+}
+
+/// Timings shared by every room.
+#[derive(Clone, Copy, Debug)]
+pub struct Timing {
+    /// After a dropped connection, before the bot plays the seat.
+    pub grace_ms: u64,
+    /// After a dropped connection, before the player counts as escaped.
+    pub reconnect_ms: u64,
+    /// Between hands.
+    pub next_hand_ms: u64,
+}
+
+/// What the lobby shows of a room.
+#[derive(Clone, Debug)]
+pub struct RoomSummary {
+    /// The table.
+    pub table: TableId,
+    /// Ruleset preset id.
+    pub ruleset: String,
+    /// Seats.
+    pub seats: Vec<SeatInfo>,
+    /// Listed publicly.
+    pub public: bool,
+    /// Its join code.
+    pub code: String,
+    /// Hands played.
+    pub hands_played: u64,
+    /// Every seat is taken or the match is over.
+    pub closed_to_joins: bool,
+}
+
+/// A request to a room.
+pub enum Command {
+    /// Take a seat (or find the one already held).
+    Join {
+        /// Who.
+        player: PlayerId,
+        /// Their display name.
+        name: String,
+        /// The seat taken.
+        reply: oneshot::Sender<Result<u8, JoinError>>,
+    },
+    /// A connection for a seated player; `last_seq` resumes a stream.
+    Connect {
+        /// Who.
+        player: PlayerId,
+        /// The last `seq` the client saw, when resuming.
+        last_seq: Option<u64>,
+        /// The connection's id.
+        conn: u64,
+        /// Where its frames go.
+        tx: mpsc::Sender<Arc<str>>,
+        /// The player's seat, or why not.
+        reply: oneshot::Sender<Result<u8, ErrorCode>>,
+    },
+    /// A connection closed.
+    Disconnect {
+        /// Who.
+        player: PlayerId,
+        /// Which connection (a newer one may have replaced it).
+        conn: u64,
+    },
+    /// An action from a connection; the answer (`ack` or `error`) goes back on it.
+    Act {
+        /// Who.
+        player: PlayerId,
+        /// From which connection.
+        conn: u64,
+        /// The client's request id.
+        id: u64,
+        /// The action.
+        action: WireAction,
+    },
+    /// The player leaves the table (an escape when a hand is in play).
+    Leave {
+        /// Who.
+        player: PlayerId,
+    },
+}
+
+/// Why a seat could not be taken.
+#[derive(Debug, thiserror::Error)]
+pub enum JoinError {
+    /// Every seat is taken.
+    #[error("the table is full")]
+    Full,
+    /// The match is over.
+    #[error("the table is closed")]
+    Closed,
+}
+
+/// A room's address.
+#[derive(Clone, Debug)]
+pub struct RoomHandle {
+    tx: mpsc::Sender<Command>,
+    summary: Arc<Mutex<RoomSummary>>,
+}
+
+impl RoomHandle {
+    /// Sends a command; false when the room has stopped.
+    pub async fn send(&self, command: Command) -> bool {
+        self.tx.send(command).await.is_ok()
+    }
+
+    /// The room as the lobby shows it.
+    pub fn summary(&self) -> RoomSummary {
+        match self.summary.lock() {
+            Ok(s) => s.clone(),
+            Err(poisoned) => poisoned.into_inner().clone(),
+        }
+    }
+}
+
+/// Starts a room for a stored table whose seats are `occupants`.
+pub fn spawn(
+    store: Store,
+    table: TableId,
+    settings: RoomSettings,
+    occupants: Vec<Occupant>,
+    timing: Timing,
+) -> RoomHandle {
+    let (tx, rx) = mpsc::channel(256);
+    let table_id = table.clone();
+    let room = actor::Room::new(store, table, settings, occupants, timing);
+    let summary = room.summary_cell();
+    let span = tracing::info_span!("room", table = %table_id);
+    tokio::spawn(tracing::Instrument::instrument(room.run(rx), span));
+    RoomHandle { tx, summary }
+}

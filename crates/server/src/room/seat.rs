@@ -1,0 +1,158 @@
+//! One seat of a room: who sits there, their connection, and the stream of messages sent to
+//! them (kept for a while so a reconnecting client gets only what it missed).
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use protocol::{Envelope, SeatInfo, SeatStatus, ServerMessage};
+use store::PlayerId;
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+
+/// Messages kept per seat for resumption; older ones are replaced by a snapshot.
+const KEPT: usize = 1024;
+
+/// Who sits in a seat.
+#[derive(Clone, Debug)]
+pub enum Occupant {
+    /// Nobody yet.
+    Empty,
+    /// A player.
+    Player {
+        /// Who.
+        id: PlayerId,
+        /// Display name.
+        name: String,
+    },
+    /// A bot.
+    Bot(bot::Level),
+}
+
+/// A live connection's outgoing queue.
+#[derive(Clone, Debug)]
+pub struct Conn {
+    /// Distinguishes a connection from the one it replaced.
+    pub id: u64,
+    /// Serialized frames to send.
+    pub tx: mpsc::Sender<Arc<str>>,
+}
+
+/// One seat.
+#[derive(Debug)]
+pub struct SeatCtl {
+    pub occupant: Occupant,
+    pub conn: Option<Conn>,
+    /// When a player's connection dropped (None while connected or never connected).
+    pub dropped_at: Option<Instant>,
+    /// The player left or never came back: the bot plays the seat for good.
+    pub escaped: bool,
+    next_seq: u64,
+    kept: VecDeque<(u64, Arc<str>)>,
+}
+
+impl SeatCtl {
+    pub fn new(occupant: Occupant) -> SeatCtl {
+        SeatCtl {
+            occupant,
+            conn: None,
+            dropped_at: None,
+            escaped: false,
+            next_seq: 1,
+            kept: VecDeque::new(),
+        }
+    }
+
+    /// The player seated, if any.
+    pub fn player(&self) -> Option<&PlayerId> {
+        match &self.occupant {
+            Occupant::Player { id, .. } => Some(id),
+            _ => None,
+        }
+    }
+
+    /// How the seat is played now; `grace_over` says whether a dropped player's grace ended.
+    pub fn status(&self, grace_over: bool) -> SeatStatus {
+        match &self.occupant {
+            Occupant::Empty => SeatStatus::Empty,
+            Occupant::Bot(_) => SeatStatus::Bot,
+            Occupant::Player { .. } if self.escaped => SeatStatus::Escaped,
+            Occupant::Player { .. } if self.conn.is_some() => SeatStatus::Connected,
+            Occupant::Player { .. } if grace_over => SeatStatus::Takeover,
+            Occupant::Player { .. } => SeatStatus::Disconnected,
+        }
+    }
+
+    pub fn info(&self, seat: u8, grace_over: bool) -> SeatInfo {
+        let name = match &self.occupant {
+            Occupant::Empty => String::new(),
+            Occupant::Player { name, .. } => name.clone(),
+            Occupant::Bot(level) => format!("bot ({level})"),
+        };
+        SeatInfo {
+            seat,
+            name,
+            status: self.status(grace_over),
+        }
+    }
+
+    /// Adds a message to the seat's stream and sends it if connected. A connection that cannot
+    /// keep up is dropped; its client resumes from its last `seq`.
+    pub fn push(&mut self, message: ServerMessage) -> bool {
+        if matches!(self.occupant, Occupant::Bot(_) | Occupant::Empty) {
+            return true;
+        }
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        let frame: Arc<str> = match serde_json::to_string(&Envelope {
+            seq: Some(seq),
+            message,
+        }) {
+            Ok(s) => s.into(),
+            Err(e) => {
+                tracing::error!(error = %e, "a message could not be serialized");
+                return true;
+            }
+        };
+        self.kept.push_back((seq, frame.clone()));
+        while self.kept.len() > KEPT {
+            self.kept.pop_front();
+        }
+        self.send(frame)
+    }
+
+    /// Sends a reply that is not part of the stream.
+    pub fn reply(&mut self, message: ServerMessage) -> bool {
+        match serde_json::to_string(&Envelope { seq: None, message }) {
+            Ok(s) => self.send(s.into()),
+            Err(_) => true,
+        }
+    }
+
+    fn send(&mut self, frame: Arc<str>) -> bool {
+        let Some(conn) = &self.conn else { return true };
+        if conn.tx.try_send(frame).is_err() {
+            self.conn = None;
+            self.dropped_at = Some(Instant::now());
+            return false;
+        }
+        true
+    }
+
+    /// The kept messages after `last_seq`, if the stream still holds all of them.
+    pub fn since(&self, last_seq: u64) -> Option<Vec<Arc<str>>> {
+        if last_seq + 1 >= self.next_seq {
+            return Some(Vec::new());
+        }
+        let first = self.kept.front()?.0;
+        if first > last_seq + 1 {
+            return None;
+        }
+        Some(
+            self.kept
+                .iter()
+                .filter(|(s, _)| *s > last_seq)
+                .map(|(_, f)| f.clone())
+                .collect(),
+        )
+    }
+}

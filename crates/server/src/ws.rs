@@ -1,0 +1,238 @@
+//! The WebSocket endpoint of a table: `hello` first, then actions in and the table's stream out.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, State};
+use axum::response::Response;
+use futures_util::{SinkExt, StreamExt};
+use protocol::{ClientMessage, Envelope, ErrorCode, ServerMessage};
+use store::{PlayerId, TableId};
+use tokio::sync::{mpsc, oneshot};
+use tokio::time::Instant;
+
+use crate::AppState;
+use crate::room::{Command, RoomHandle};
+
+/// How long a new connection has to say `hello`.
+const HELLO_WITHIN: Duration = Duration::from_secs(10);
+/// Frames queued for a slow client before it is cut off (it resumes from its last `seq`).
+const OUTBOX: usize = 512;
+/// Sustained messages per second a client may send, and the burst above it.
+const RATE: f64 = 10.0;
+const BURST: f64 = 30.0;
+/// Request ids remembered per connection, to refuse a replayed one.
+const IDS_KEPT: usize = 256;
+
+static CONNECTIONS: AtomicU64 = AtomicU64::new(1);
+
+/// `GET /ws/tables/{table}`.
+pub async fn upgrade(
+    State(state): State<AppState>,
+    Path(table): Path<String>,
+    ws: WebSocketUpgrade,
+) -> Response {
+    let table = TableId::parse(&table).ok();
+    ws.protocols([protocol::SUBPROTOCOL])
+        .max_message_size(protocol::MAX_CLIENT_FRAME)
+        .max_frame_size(protocol::MAX_CLIENT_FRAME)
+        .read_buffer_size(4096)
+        .on_upgrade(move |socket| {
+            let conn = CONNECTIONS.fetch_add(1, Ordering::Relaxed);
+            let span = tracing::info_span!("conn", conn);
+            tracing::Instrument::instrument(session(state, table, socket, conn), span)
+        })
+}
+
+fn frame(message: ServerMessage) -> Message {
+    let text = serde_json::to_string(&Envelope { seq: None, message }).unwrap_or_default();
+    Message::Text(text.into())
+}
+
+fn error(id: Option<u64>, code: ErrorCode, message: impl Into<String>) -> Message {
+    frame(ServerMessage::Error {
+        id,
+        code,
+        message: message.into(),
+    })
+}
+
+/// Waits for `hello` and resolves who is connecting to which room.
+async fn hello(
+    state: &AppState,
+    table: Option<TableId>,
+    socket: &mut WebSocket,
+) -> Result<(PlayerId, RoomHandle, Option<u64>), Message> {
+    let first = tokio::time::timeout(HELLO_WITHIN, socket.recv()).await;
+    let text = match first {
+        Ok(Some(Ok(Message::Text(t)))) => t,
+        _ => {
+            return Err(error(
+                None,
+                ErrorCode::NotAuthenticated,
+                "send `hello` first",
+            ));
+        }
+    };
+    let Ok(ClientMessage::Hello { token, last_seq }) = serde_json::from_str(&text) else {
+        return Err(error(
+            None,
+            ErrorCode::NotAuthenticated,
+            "the first message must be `hello`",
+        ));
+    };
+    let player = match crate::auth::player_of(state, &token).await {
+        Ok(Some(p)) => p,
+        Ok(None) => return Err(error(None, ErrorCode::BadToken, "unknown or expired token")),
+        Err(e) => return Err(error(None, ErrorCode::Internal, e.to_string())),
+    };
+    let room = table
+        .as_ref()
+        .and_then(|t| state.lobby.room(t))
+        .ok_or_else(|| error(None, ErrorCode::TableClosed, "no such table is open"))?;
+    Ok((player, room, last_seq))
+}
+
+async fn session(state: AppState, table: Option<TableId>, mut socket: WebSocket, conn: u64) {
+    let (player, room, last_seq) = match hello(&state, table, &mut socket).await {
+        Ok(x) => x,
+        Err(message) => {
+            let _ = socket.send(message).await;
+            let _ = socket.close().await;
+            return;
+        }
+    };
+    let (tx, mut rx) = mpsc::channel::<Arc<str>>(OUTBOX);
+    let (reply, answer) = oneshot::channel();
+    let connected = room
+        .send(Command::Connect {
+            player: player.clone(),
+            last_seq,
+            conn,
+            tx,
+            reply,
+        })
+        .await;
+    let seat = match (connected, answer.await) {
+        (true, Ok(Ok(seat))) => seat,
+        (_, Ok(Err(code))) => {
+            let _ = socket
+                .send(error(None, code, "you have no seat at this table"))
+                .await;
+            return;
+        }
+        _ => {
+            let _ = socket
+                .send(error(None, ErrorCode::TableClosed, "the table is closed"))
+                .await;
+            return;
+        }
+    };
+    tracing::debug!(seat, player = %player, "connected");
+    tracing::debug!("entering the session loop");
+    let (mut sink, mut stream) = socket.split();
+    let mut bucket = Bucket::new();
+    let mut ids: VecDeque<u64> = VecDeque::new();
+    loop {
+        tokio::select! {
+            out = rx.recv() => match out {
+                Some(text) => {
+                    tracing::trace!(len = text.len(), "frame out");
+                    if sink.send(Message::Text(text.as_ref().into())).await.is_err() {
+                        break;
+                    }
+                }
+                None => break,
+            },
+            incoming = stream.next() => {
+                let text = match incoming {
+                    Some(Ok(Message::Text(t))) => t,
+                    Some(Ok(Message::Binary(_))) => {
+                        let _ = sink.send(error(None, ErrorCode::BadMessage, "frames are JSON text")).await;
+                        continue;
+                    }
+                    Some(Ok(Message::Close(_))) | None => break,
+                    Some(Ok(_)) => continue,
+                    Some(Err(e)) => {
+                        let code = if e.to_string().contains("too long") || e.to_string().contains("Space limit") {
+                            ErrorCode::TooLarge
+                        } else {
+                            ErrorCode::BadMessage
+                        };
+                        let _ = sink.send(error(None, code, e.to_string())).await;
+                        break;
+                    }
+                };
+                if !bucket.take() {
+                    let _ = sink.send(error(None, ErrorCode::RateLimited, "too many messages: slow down")).await;
+                    continue;
+                }
+                let message = match serde_json::from_str::<ClientMessage>(&text) {
+                    Ok(m) => m,
+                    Err(e) => {
+                        let _ = sink.send(error(None, ErrorCode::BadMessage, e.to_string())).await;
+                        continue;
+                    }
+                };
+                match message {
+                    ClientMessage::Hello { .. } => {
+                        let _ = sink.send(error(None, ErrorCode::NotAuthenticated, "already signed in on this connection")).await;
+                    }
+                    ClientMessage::Ping { id } => {
+                        let _ = sink.send(frame(ServerMessage::Pong { id })).await;
+                    }
+                    ClientMessage::Act { id, action } => {
+                        if ids.contains(&id) {
+                            let _ = sink.send(error(Some(id), ErrorCode::DuplicateId, "this request id was used before")).await;
+                            continue;
+                        }
+                        ids.push_back(id);
+                        if ids.len() > IDS_KEPT {
+                            ids.pop_front();
+                        }
+                        if !room.send(Command::Act { player: player.clone(), conn, id, action }).await {
+                            let _ = sink.send(error(Some(id), ErrorCode::TableClosed, "the table is closed")).await;
+                            break;
+                        }
+                    }
+                    ClientMessage::Leave {} => {
+                        room.send(Command::Leave { player: player.clone() }).await;
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    room.send(Command::Disconnect { player, conn }).await;
+    let _ = sink.close().await;
+}
+
+/// A token bucket: `RATE` messages a second, bursts up to `BURST`.
+struct Bucket {
+    tokens: f64,
+    at: Instant,
+}
+
+impl Bucket {
+    fn new() -> Bucket {
+        Bucket {
+            tokens: BURST,
+            at: Instant::now(),
+        }
+    }
+
+    fn take(&mut self) -> bool {
+        let now = Instant::now();
+        self.tokens = (self.tokens + (now - self.at).as_secs_f64() * RATE).min(BURST);
+        self.at = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}

@@ -1,0 +1,236 @@
+//! Test harness: a server on a free loopback port over a fresh database (SQLite, or PostgreSQL
+//! when TEST_DATABASE_URL is set and the test asks for it), a minimal HTTP client, and a
+//! WebSocket client that speaks the protocol.
+#![allow(dead_code)]
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio_tungstenite::tungstenite::Message;
+
+/// A running server and where its database lives.
+pub struct TestServer {
+    pub addr: SocketAddr,
+    pub running: server::Running,
+    pub dir: PathBuf,
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        self.running.task.abort();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// Settings fast enough for tests.
+pub fn config(dir: &std::path::Path, database_url: Option<String>) -> server::Config {
+    let mut c = server::Config::defaults();
+    c.data_dir = dir.to_path_buf();
+    c.database_url = database_url;
+    c.grace_ms = 200;
+    c.reconnect_ms = 1500;
+    c.next_hand_ms = 50;
+    c
+}
+
+/// A server on SQLite in a fresh directory.
+pub async fn sqlite_server() -> TestServer {
+    let dir = std::env::temp_dir().join(format!(
+        "mahjong-server-test-{}-{}",
+        std::process::id(),
+        COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    server::init_logging(false);
+    let running = server::start(config(&dir, None))
+        .await
+        .expect("start server");
+    TestServer {
+        addr: running.addr,
+        running,
+        dir,
+    }
+}
+
+static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// One HTTP request; returns the status and the JSON body (Null when empty).
+pub async fn http(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> anyhow::Result<(u16, Value)> {
+    let mut stream = tokio::net::TcpStream::connect(addr).await?;
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let auth = token
+        .map(|t| format!("Authorization: Bearer {t}\r\n"))
+        .unwrap_or_default();
+    let request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n{auth}\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await?;
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).await?;
+    let text = String::from_utf8(raw)?;
+    let (head, rest) = text.split_once("\r\n\r\n").context("no header end")?;
+    let status: u16 = head
+        .split_whitespace()
+        .nth(1)
+        .context("no status")?
+        .parse()?;
+    let body = if head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
+        dechunk(rest)
+    } else {
+        rest.to_string()
+    };
+    let value = if body.trim().is_empty() {
+        Value::Null
+    } else {
+        serde_json::from_str(&body).unwrap_or(Value::String(body))
+    };
+    Ok((status, value))
+}
+
+fn dechunk(mut s: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, rest)) = s.split_once("\r\n") {
+        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+        if n == 0 || rest.len() < n {
+            break;
+        }
+        out.push_str(&rest[..n]);
+        s = rest[n..].trim_start_matches("\r\n");
+    }
+    out
+}
+
+/// A signed-up guest: (player id, token).
+pub async fn guest(addr: SocketAddr, name: &str) -> (String, String) {
+    let (status, body) = http(
+        addr,
+        "POST",
+        "/api/guests",
+        None,
+        Some(json!({"display_name": name})),
+    )
+    .await
+    .expect("sign up");
+    assert_eq!(status, 201, "{body}");
+    (
+        body["player"].as_str().unwrap_or_default().to_string(),
+        body["token"].as_str().unwrap_or_default().to_string(),
+    )
+}
+
+type Socket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// A protocol client on one table.
+pub struct Client {
+    pub socket: Socket,
+    /// Every message received, in order.
+    pub received: Vec<Value>,
+    pub last_seq: u64,
+    next_id: u64,
+}
+
+impl Client {
+    /// Connects and says hello.
+    pub async fn connect(
+        addr: SocketAddr,
+        table: &str,
+        token: &str,
+        last_seq: Option<u64>,
+    ) -> anyhow::Result<Client> {
+        let url = format!("ws://{addr}/ws/tables/{table}");
+        let (socket, _) = tokio_tungstenite::connect_async(url).await?;
+        let mut client = Client {
+            socket,
+            received: Vec::new(),
+            last_seq: last_seq.unwrap_or(0),
+            next_id: 1,
+        };
+        client
+            .send(json!({"type": "hello", "token": token, "last_seq": last_seq}))
+            .await?;
+        Ok(client)
+    }
+
+    pub async fn send(&mut self, v: Value) -> anyhow::Result<()> {
+        self.socket
+            .send(Message::Text(v.to_string().into()))
+            .await?;
+        Ok(())
+    }
+
+    /// Sends an action with a fresh id; returns the id.
+    pub async fn act(&mut self, action: Value) -> anyhow::Result<u64> {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(json!({"type": "act", "id": id, "action": action}))
+            .await?;
+        Ok(id)
+    }
+
+    /// The next message (None when the socket closed), within `wait`.
+    pub async fn next(&mut self, wait: Duration) -> anyhow::Result<Option<Value>> {
+        loop {
+            let frame = tokio::time::timeout(wait, self.socket.next())
+                .await
+                .context("no message in time")?;
+            match frame {
+                None => return Ok(None),
+                Some(Err(e)) => bail!("socket error: {e}"),
+                Some(Ok(Message::Text(t))) => {
+                    let v: Value = serde_json::from_str(&t)?;
+                    if let Some(seq) = v["seq"].as_u64() {
+                        assert!(
+                            seq > self.last_seq || self.last_seq == 0,
+                            "seq went back: {seq} after {}",
+                            self.last_seq
+                        );
+                        self.last_seq = seq;
+                    }
+                    self.received.push(v.clone());
+                    return Ok(Some(v));
+                }
+                Some(Ok(Message::Close(_))) => return Ok(None),
+                Some(Ok(_)) => continue,
+            }
+        }
+    }
+}
+
+/// The legal actions a message asks for: a `prompt`, or a `snapshot` holding one.
+pub fn prompt_of(m: &Value) -> Option<Vec<Value>> {
+    let prompt = match m["type"].as_str() {
+        Some("prompt") => m,
+        Some("snapshot") => &m["table"]["prompt"],
+        _ => return None,
+    };
+    prompt["legal"].as_array().cloned()
+}
+
+/// A simple player: wins when it can, declares the first void offered, discards the first
+/// legal discard, passes claims.
+pub fn choose(legal: &[Value]) -> Value {
+    let kind = |t: &str| legal.iter().find(|a| a["type"] == t).cloned();
+    kind("self_draw_win")
+        .or_else(|| kind("win"))
+        .or_else(|| kind("declare_void"))
+        .or_else(|| kind("discard"))
+        .or_else(|| kind("pass"))
+        .unwrap_or_else(|| legal.first().cloned().unwrap_or(Value::Null))
+}

@@ -1,0 +1,312 @@
+//! Whole hands over real WebSockets on loopback.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{Client, choose, guest, http, prompt_of, sqlite_server};
+use serde_json::{Value, json};
+use sha2::Digest;
+
+const WAIT: Duration = Duration::from_secs(20);
+
+/// Plays `client`'s prompts until the hand is over; returns the `hand_over` message.
+async fn play_out(client: &mut Client) -> anyhow::Result<Value> {
+    loop {
+        let Some(m) = client.next(WAIT).await? else {
+            anyhow::bail!("socket closed before the hand ended");
+        };
+        if let Some(legal) = prompt_of(&m) {
+            client.act(choose(&legal)).await?;
+            continue;
+        }
+        match m["type"].as_str() {
+            Some("hand_over") => return Ok(m),
+            Some("error") => anyhow::bail!("error from the server: {m}"),
+            _ => {}
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn four_players_play_a_hand_to_its_settlement_and_it_is_stored() {
+    let server = sqlite_server().await;
+    let addr = server.addr;
+    let mut tokens = Vec::new();
+    for name in ["东", "南", "西", "北"] {
+        tokens.push(guest(addr, name).await);
+    }
+    let (status, room) = http(
+        addr,
+        "POST",
+        "/api/rooms",
+        Some(&tokens[0].1),
+        Some(json!({"ruleset": "sichuan-xuezhan", "hands": 1, "action_seconds": 30})),
+    )
+    .await
+    .expect("create room");
+    assert_eq!(status, 201, "{room}");
+    let table = room["table"].as_str().unwrap_or_default().to_string();
+    let code = room["code"].as_str().unwrap_or_default().to_string();
+    for (_, token) in &tokens[1..] {
+        let (status, seated) = http(
+            addr,
+            "POST",
+            "/api/rooms/join",
+            Some(token),
+            Some(json!({"code": code})),
+        )
+        .await
+        .expect("join");
+        assert_eq!(status, 200, "{seated}");
+    }
+    let (status, full) = http(
+        addr,
+        "POST",
+        "/api/rooms/join",
+        Some(&guest(addr, "晚到").await.1),
+        Some(json!({"code": code})),
+    )
+    .await
+    .expect("join a full table");
+    assert_eq!((status, full["code"].as_str()), (409, Some("conflict")));
+    let mut clients = Vec::new();
+    for (_, token) in &tokens {
+        clients.push(
+            Client::connect(addr, &table, token, None)
+                .await
+                .expect("connect"),
+        );
+    }
+    let mut tasks = Vec::new();
+    for mut c in clients {
+        tasks.push(tokio::spawn(async move {
+            let over = play_out(&mut c).await;
+            (c, over)
+        }));
+    }
+    let mut settlements = Vec::new();
+    for t in tasks {
+        let (client, over) = t.await.expect("client task");
+        let over = over.expect("the hand ends");
+        let seed = over["seed"].as_str().unwrap_or_default().to_string();
+        assert!(seed.parse::<u64>().is_ok(), "{over}");
+        settlements.push(over["settlement"].clone());
+        // Every client saw the seed committed before the deal, and the revealed seed matches.
+        let committed: Vec<&str> = client
+            .received
+            .iter()
+            .filter(|m| m["type"] == "hand_starting")
+            .filter_map(|m| m["seed_sha256"].as_str())
+            .collect();
+        let digest = sha2::Sha256::digest(seed.as_bytes());
+        let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(committed, vec![hex.as_str()]);
+    }
+    assert!(
+        settlements.windows(2).all(|w| w[0] == w[1]),
+        "every seat sees one settlement"
+    );
+    let deltas: i64 = settlements[0]["deltas"]
+        .as_array()
+        .map_or(1, |d| d.iter().filter_map(Value::as_i64).sum());
+    assert_eq!(deltas, 0, "a settlement sums to zero");
+    // The hand is stored with its fan lines, and its replay is served.
+    let (status, hands) = http(
+        addr,
+        "GET",
+        &format!("/api/tables/{table}/hands"),
+        None,
+        None,
+    )
+    .await
+    .expect("hands");
+    assert_eq!(status, 200);
+    let hands = hands.as_array().cloned().unwrap_or_default();
+    assert_eq!(hands.len(), 1);
+    assert_eq!(hands[0]["settlement"], settlements[0]);
+    let (status, replay) = http(
+        addr,
+        "GET",
+        &format!("/api/tables/{table}/hands/0"),
+        None,
+        None,
+    )
+    .await
+    .expect("replay");
+    assert_eq!(status, 200);
+    assert!(
+        replay["record"]["actions"]
+            .as_array()
+            .is_some_and(|a| !a.is_empty()),
+        "{replay}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dropped_player_is_played_by_the_bot_and_resumes_where_it_left() {
+    let server = sqlite_server().await;
+    let addr = server.addr;
+    let (_, token) = guest(addr, "掉线").await;
+    let (status, room) = http(
+        addr,
+        "POST",
+        "/api/rooms",
+        Some(&token),
+        Some(json!({"ruleset": "sichuan", "hands": 1, "bots": ["basic", "basic", "basic"]})),
+    )
+    .await
+    .expect("create room");
+    assert_eq!(status, 201, "{room}");
+    let table = room["table"].as_str().unwrap_or_default().to_string();
+    let mut client = Client::connect(addr, &table, &token, None)
+        .await
+        .expect("connect");
+    // Play until the first prompt, then drop without answering.
+    loop {
+        let m = client.next(WAIT).await.expect("message").expect("open");
+        if prompt_of(&m).is_some() {
+            break;
+        }
+    }
+    let last = client.last_seq;
+    drop(client);
+    // The bot takes over after the grace and finishes the hand.
+    let mut finished = false;
+    for _ in 0..200 {
+        let (_, hands) = http(
+            addr,
+            "GET",
+            &format!("/api/tables/{table}/hands"),
+            None,
+            None,
+        )
+        .await
+        .expect("hands");
+        if hands.as_array().is_some_and(|h| h.len() == 1) {
+            finished = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(finished, "the bot finished the hand for the dropped player");
+    // Back with the last seq seen: exactly the missed messages follow, ending with the hand's end.
+    let mut back = Client::connect(addr, &table, &token, Some(last))
+        .await
+        .expect("reconnect");
+    let mut saw_takeover = false;
+    let mut seqs = Vec::new();
+    loop {
+        let m = back.next(WAIT).await.expect("message").expect("open");
+        if let Some(s) = m["seq"].as_u64() {
+            seqs.push(s);
+        }
+        if m["type"] == "seat_changed" && m["status"] == "takeover" {
+            saw_takeover = true;
+        }
+        if m["type"] == "hand_over" {
+            break;
+        }
+    }
+    assert_eq!(
+        seqs.first().copied(),
+        Some(last + 1),
+        "resumes right after the last seen"
+    );
+    assert!(seqs.windows(2).all(|w| w[1] == w[0] + 1), "no gaps");
+    assert!(saw_takeover, "the seat was announced as played by the bot");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_input_gets_typed_errors_and_changes_nothing() {
+    let server = sqlite_server().await;
+    let addr = server.addr;
+    let (_, token) = guest(addr, "测试").await;
+    let (_, room) = http(
+        addr,
+        "POST",
+        "/api/rooms",
+        Some(&token),
+        Some(json!({"ruleset": "sichuan-xuezhan", "hands": 1, "bots": ["basic", "basic", "basic"], "action_seconds": 60})),
+    )
+    .await
+    .expect("create room");
+    let table = room["table"].as_str().unwrap_or_default().to_string();
+    // A bad token.
+    let mut stranger = Client::connect(addr, &table, &"0".repeat(64), None)
+        .await
+        .expect("connect");
+    let m = stranger
+        .next(WAIT)
+        .await
+        .expect("reply")
+        .expect("an error first");
+    assert_eq!(
+        (m["type"].as_str(), m["code"].as_str()),
+        (Some("error"), Some("bad_token"))
+    );
+    let mut c = Client::connect(addr, &table, &token, None)
+        .await
+        .expect("connect");
+    let legal = loop {
+        let m = c.next(WAIT).await.expect("message").expect("open");
+        if let Some(legal) = prompt_of(&m) {
+            break legal;
+        }
+    };
+    let expect_error = async |c: &mut Client, send: Value, code: &str| {
+        c.send(send.clone()).await.expect("send");
+        loop {
+            let m = c.next(WAIT).await.expect("reply").expect("open");
+            if m["type"] == "error" {
+                assert_eq!(m["code"].as_str(), Some(code), "for {send}: {m}");
+                return;
+            }
+        }
+    };
+    expect_error(&mut c, json!("not an object"), "bad_message").await;
+    expect_error(&mut c, json!({"type": "shout"}), "bad_message").await;
+    expect_error(
+        &mut c,
+        json!({"type": "act", "id": 1, "action": {"type": "discard", "tile": "9z"}}),
+        "bad_message",
+    )
+    .await;
+    // A legal-looking action that is not legal now.
+    expect_error(
+        &mut c,
+        json!({"type": "act", "id": 2, "action": {"type": "pung"}}),
+        "illegal_action",
+    )
+    .await;
+    expect_error(
+        &mut c,
+        json!({"type": "act", "id": 2, "action": {"type": "pass"}}),
+        "duplicate_id",
+    )
+    .await;
+    // The prompt still stands: its first legal action is accepted.
+    c.send(json!({"type": "act", "id": 3, "action": choose(&legal)}))
+        .await
+        .expect("send");
+    loop {
+        let m = c.next(WAIT).await.expect("reply").expect("open");
+        if m["type"] == "ack" {
+            assert_eq!(m["id"], 3);
+            break;
+        }
+        assert_ne!(m["type"], "error", "{m}");
+    }
+    // An oversized frame closes the connection with too_large.
+    let big = json!({"type": "ping", "id": 1, "pad": "x".repeat(protocol::MAX_CLIENT_FRAME)});
+    c.send(big).await.expect("send");
+    let mut saw = false;
+    while let Ok(Some(m)) = c.next(WAIT).await {
+        if m["type"] == "error" {
+            assert_eq!(m["code"].as_str(), Some("too_large"), "{m}");
+            saw = true;
+            break;
+        }
+    }
+    assert!(saw, "an oversized frame is refused");
+}
