@@ -11,7 +11,7 @@ use store::{NewTable, Page, Period, PlayerId, Ranking, TableId, UnixMillis};
 use crate::AppState;
 use crate::auth::{Authed, new_token};
 use crate::error::ApiError;
-use crate::room::{self, Command, Occupant, RoomSettings};
+use crate::room::{self, Command, Occupant, RoomSettings, StoredRoom};
 
 /// The API's routes.
 pub fn routes() -> Router<AppState> {
@@ -160,33 +160,49 @@ async fn create_room(
     let player = state.store.player(&authed.player).await?;
     let mut occupants = vec![Occupant::Empty];
     occupants.extend(bots.iter().map(|&l| Occupant::Bot(l)));
-    let table = state
-        .store
-        .create_table(&NewTable {
-            ruleset: ruleset.id().to_string(),
-            options: serde_json::to_value(&body.options).unwrap_or_default(),
-            seats: Vec::new(),
-            carried: serde_json::Value::Null,
-        })
-        .await?;
     let code = state.new_code()?;
-    let settings = RoomSettings {
-        ruleset,
+    let stored = StoredRoom {
+        options: body.options.clone(),
         action_ms: body.action_seconds * 1000,
         hands: body.hands,
         public: body.public,
         code: code.clone(),
     };
+    let table = engine::Table::new(ruleset.clone(), room::random_u64());
+    let record = state
+        .store
+        .create_table(&NewTable {
+            ruleset: ruleset.id().to_string(),
+            options: serde_json::to_value(&stored).unwrap_or_default(),
+            seats: occupants.iter().map(Occupant::stored).collect(),
+            carried: serde_json::to_value(table.state()).unwrap_or_default(),
+        })
+        .await?;
+    let settings = RoomSettings {
+        ruleset,
+        action_ms: stored.action_ms,
+        hands: stored.hands,
+        public: stored.public,
+        code: code.clone(),
+    };
+    let start = room::Start {
+        table,
+        game: None,
+        seed: 0,
+        log_seq: 0,
+    };
     let handle = room::spawn(
         state.store.clone(),
-        table.id.clone(),
+        record.id.clone(),
         settings,
         occupants,
         state.timing,
+        start,
     );
     state
         .lobby
-        .add(table.id.clone(), code.clone(), handle.clone());
+        .add(record.id.clone(), code.clone(), handle.clone());
+    let table = record;
     let seat = join(&handle, player).await?;
     Ok((
         StatusCode::CREATED,

@@ -7,6 +7,7 @@ pub mod config;
 pub mod error;
 pub mod http;
 pub mod lobby;
+pub mod restore;
 pub mod room;
 pub mod ws;
 
@@ -118,6 +119,10 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
         config: Arc::new(config),
         timing,
     };
+    let restored = restore::restore_rooms(&state).await?;
+    if restored > 0 {
+        tracing::info!(restored, "unfinished tables restored");
+    }
     let app = router(state.clone());
     let task = tokio::spawn(async move {
         axum::serve(listener, app.into_make_service())

@@ -79,6 +79,17 @@ impl Store {
         }
     }
 
+    /// The sequence number the table's next logged action takes (0 for an empty log).
+    pub async fn next_action_seq(&self, table: &TableId) -> Result<u64, StoreError> {
+        let next: Option<i64> = on_backend!(self, pool => {
+            sqlx::query_scalar("SELECT MAX(seq) + 1 FROM room_actions WHERE table_id = $1")
+                .bind(table.as_str())
+                .fetch_one(pool)
+                .await?
+        });
+        count(next.unwrap_or(0), "seq")
+    }
+
     /// A table's logged actions from hand `from_hand` on, in order.
     pub async fn actions(
         &self,

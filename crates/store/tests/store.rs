@@ -352,8 +352,11 @@ async fn the_action_log_is_append_only() {
         };
         s.append_actions(&id, &[entry(0, 0, 0), entry(1, 0, 1)])
             .await?;
+        assert_eq!(s.next_action_seq(&id).await?, 2);
         s.append_actions(&id, &[entry(2, 1, 2)]).await?;
         s.append_actions(&id, &[]).await?;
+        assert_eq!(s.next_action_seq(&id).await?, 3);
+        assert_eq!(s.next_action_seq(&TableId::new()).await?, 0);
         let err = expect_err(
             s.append_actions(&id, &[entry(3, 1, 3), entry(1, 1, 0)])
                 .await,

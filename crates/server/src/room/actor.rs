@@ -50,10 +50,15 @@ impl Room {
         settings: RoomSettings,
         occupants: Vec<Occupant>,
         timing: Timing,
+        start: super::Start,
     ) -> Room {
         let players = usize::from(settings.ruleset.rules().players());
-        let seed = random_u64();
-        let table = Table::new(settings.ruleset.clone(), seed);
+        let super::Start {
+            table,
+            game,
+            seed,
+            log_seq,
+        } = start;
         let seats: Vec<SeatCtl> = occupants
             .into_iter()
             .chain(std::iter::repeat(Occupant::Empty))
@@ -74,15 +79,15 @@ impl Room {
             store,
             settings,
             timing,
+            seed_sha256: game.as_ref().map(|_| seed_commitment(seed)),
             table,
-            game: None,
-            seed: 0,
-            seed_sha256: None,
+            game,
+            seed,
             announced: seats.iter().map(|s| s.status(false)).collect(),
             prompts: vec![None; seats.len()],
             seats,
-            log_seq: 0,
-            rng: SeededRng::new(seed ^ 0xB07),
+            log_seq,
+            rng: SeededRng::new(random_u64()),
             next_hand_at: None,
             finished: false,
             summary,
@@ -644,17 +649,8 @@ impl Room {
     }
 
     async fn persist_seats(&self) {
-        let seats: Vec<store::SeatOccupant> = self
-            .seats
-            .iter()
-            .map(|s| match &s.occupant {
-                Occupant::Empty => store::SeatOccupant::Empty,
-                Occupant::Player { id, .. } => store::SeatOccupant::Player { player: id.clone() },
-                Occupant::Bot(level) => store::SeatOccupant::Bot {
-                    level: level.to_string(),
-                },
-            })
-            .collect();
+        let seats: Vec<store::SeatOccupant> =
+            self.seats.iter().map(|s| s.occupant.stored()).collect();
         if let Err(e) = self.store.set_table_seats(&self.id, &seats).await {
             tracing::error!(error = %e, "seats could not be stored");
         }
@@ -695,7 +691,8 @@ pub fn seed_commitment(seed: u64) -> String {
     crate::auth::hex(&Sha256::digest(seed.to_string().as_bytes()))
 }
 
-fn random_u64() -> u64 {
+/// 64 bits from the OS (seeds of hands and tables).
+pub fn random_u64() -> u64 {
     let mut b = [0u8; 8];
     if getrandom::fill(&mut b).is_err() {
         // No OS randomness: fall back on the clock rather than refuse to deal.

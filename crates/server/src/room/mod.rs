@@ -140,6 +140,37 @@ impl RoomHandle {
     }
 }
 
+/// Where a room starts: its table, the hand in play (rebuilt from the log after a restart), and
+/// the log's next sequence number.
+pub struct Start {
+    /// The table and what it carries.
+    pub table: engine::Table,
+    /// The hand in play, if any.
+    pub game: Option<engine::Game>,
+    /// That hand's seed.
+    pub seed: u64,
+    /// The next action-log sequence number.
+    pub log_seq: u64,
+}
+
+/// What the store keeps of a room's settings (in the table's `options`), so a restarted server
+/// can rebuild it.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct StoredRoom {
+    /// The ruleset's options as given.
+    pub options: engine::RawOptions,
+    /// Milliseconds per decision.
+    pub action_ms: u64,
+    /// Hands in the match.
+    pub hands: u64,
+    /// Listed in the lobby.
+    pub public: bool,
+    /// Join code.
+    pub code: String,
+}
+
+pub use actor::{random_u64, seed_commitment};
+
 /// Starts a room for a stored table whose seats are `occupants`.
 pub fn spawn(
     store: Store,
@@ -147,10 +178,11 @@ pub fn spawn(
     settings: RoomSettings,
     occupants: Vec<Occupant>,
     timing: Timing,
+    start: Start,
 ) -> RoomHandle {
     let (tx, rx) = mpsc::channel(256);
     let table_id = table.clone();
-    let room = actor::Room::new(store, table, settings, occupants, timing);
+    let room = actor::Room::new(store, table, settings, occupants, timing, start);
     let summary = room.summary_cell();
     let span = tracing::info_span!("room", table = %table_id);
     tokio::spawn(tracing::Instrument::instrument(room.run(rx), span));

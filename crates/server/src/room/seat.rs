@@ -28,6 +28,19 @@ pub enum Occupant {
     Bot(bot::Level),
 }
 
+impl Occupant {
+    /// As the store keeps it.
+    pub fn stored(&self) -> store::SeatOccupant {
+        match self {
+            Occupant::Empty => store::SeatOccupant::Empty,
+            Occupant::Player { id, .. } => store::SeatOccupant::Player { player: id.clone() },
+            Occupant::Bot(level) => store::SeatOccupant::Bot {
+                level: level.to_string(),
+            },
+        }
+    }
+}
+
 /// A live connection's outgoing queue.
 #[derive(Clone, Debug)]
 pub struct Conn {
@@ -52,10 +65,12 @@ pub struct SeatCtl {
 
 impl SeatCtl {
     pub fn new(occupant: Occupant) -> SeatCtl {
+        // A player starts as if just dropped: the grace runs until they connect.
+        let dropped_at = matches!(occupant, Occupant::Player { .. }).then(Instant::now);
         SeatCtl {
             occupant,
             conn: None,
-            dropped_at: None,
+            dropped_at,
             escaped: false,
             next_seq: 1,
             kept: VecDeque::new(),
@@ -138,9 +153,16 @@ impl SeatCtl {
         true
     }
 
-    /// The kept messages after `last_seq`, if the stream still holds all of them.
-    pub fn since(&self, last_seq: u64) -> Option<Vec<Arc<str>>> {
-        if last_seq + 1 >= self.next_seq {
+    /// The kept messages after `last_seq`, if the stream still holds all of them. A client
+    /// ahead of the stream (the server restarted and lost it) gets `None`, and the stream goes
+    /// on after its `last_seq` so that its numbers never go back.
+    pub fn since(&mut self, last_seq: u64) -> Option<Vec<Arc<str>>> {
+        if last_seq >= self.next_seq {
+            self.next_seq = last_seq.saturating_add(1);
+            self.kept.clear();
+            return None;
+        }
+        if last_seq + 1 == self.next_seq {
             return Some(Vec::new());
         }
         let first = self.kept.front()?.0;

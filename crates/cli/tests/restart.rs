@@ -1,0 +1,139 @@
+//! `mahjong serve` killed with SIGKILL in the middle of a hand and started again: the table is
+//! rebuilt from the store, the player reconnects to the same seat and hand, and the hand ends
+//! with the settlement a replay of its log gives.
+
+#[path = "../../server/tests/common/mod.rs"]
+mod common;
+
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use common::{Client, choose, guest, http, prompt_of};
+use serde_json::json;
+
+const WAIT: Duration = Duration::from_secs(20);
+
+fn serve(dir: &std::path::Path, port: u16) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_mahjong"))
+        .args(["serve", "--port", &port.to_string(), "--grace-ms", "10000"])
+        .args(["--next-hand-ms", "50", "--data-dir"])
+        .arg(dir)
+        .env_remove("DATABASE_URL")
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start mahjong serve")
+}
+
+async fn healthy(addr: std::net::SocketAddr) {
+    for _ in 0..200 {
+        if let Ok((200, _)) = http(addr, "GET", "/healthz", None, None).await {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the server did not come up");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_server_resumes_the_hand_it_was_playing() {
+    let dir = std::env::temp_dir().join(format!("mahjong-restart-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port");
+    let addr: std::net::SocketAddr = format!("127.0.0.1:{port}").parse().expect("addr");
+    let mut child = serve(&dir, port);
+    healthy(addr).await;
+    let (_, token) = guest(addr, "重启").await;
+    let (status, room) = http(
+        addr,
+        "POST",
+        "/api/rooms",
+        Some(&token),
+        Some(
+            json!({"ruleset": "sichuan-xuezhan", "hands": 1, "action_seconds": 120,
+                    "bots": ["basic", "basic", "basic"]}),
+        ),
+    )
+    .await
+    .expect("create room");
+    assert_eq!(status, 201, "{room}");
+    let table = room["table"].as_str().unwrap_or_default().to_string();
+    let mut client = Client::connect(addr, &table, &token, None)
+        .await
+        .expect("connect");
+    let mut answered = 0;
+    while answered < 3 {
+        let m = client.next(WAIT).await.expect("message").expect("open");
+        if let Some(legal) = prompt_of(&m) {
+            client.act(choose(&legal)).await.expect("act");
+            answered += 1;
+        }
+        assert_ne!(m["type"], "hand_over", "the hand ended before the crash");
+    }
+    // Let the last answer reach the log, then kill without warning.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let last = client.last_seq;
+    child.kill().expect("SIGKILL");
+    let _ = child.wait();
+    drop(client);
+    let mut child = serve(&dir, port);
+    healthy(addr).await;
+    let mut client = Client::connect(addr, &table, &token, Some(last))
+        .await
+        .expect("reconnect");
+    let first = client.next(WAIT).await.expect("message").expect("open");
+    assert_eq!(
+        first["type"], "snapshot",
+        "a restarted server sends the whole table: {first}"
+    );
+    assert_eq!(first["seq"].as_u64(), Some(last + 1), "seq never goes back");
+    let view = &first["table"]["view"];
+    assert!(view.is_object(), "the same hand is in play: {first}");
+    let mut pending = prompt_of(&first);
+    let over = loop {
+        if let Some(legal) = pending.take() {
+            client.act(choose(&legal)).await.expect("act");
+        }
+        let m = client.next(WAIT).await.expect("message").expect("open");
+        if m["type"] == "hand_over" {
+            break m;
+        }
+        pending = prompt_of(&m);
+    };
+    // The stored hand replays, from its seed and actions, to the settlement that was paid.
+    let (status, stored) = http(
+        addr,
+        "GET",
+        &format!("/api/tables/{table}/hands/0"),
+        None,
+        None,
+    )
+    .await
+    .expect("replay");
+    assert_eq!(status, 200, "{stored}");
+    let record: engine::record::HandRecord =
+        serde_json::from_value(stored["record"].clone()).expect("a hand record");
+    assert_eq!(
+        record.seed.to_string(),
+        over["seed"].as_str().unwrap_or_default()
+    );
+    let replayed = record.replay().expect("the record replays");
+    let deltas: Vec<i64> = replayed.settlement().expect("settled").deltas.0.to_vec();
+    let paid: Vec<i64> = over["settlement"]["deltas"]
+        .as_array()
+        .map(|d| d.iter().filter_map(|x| x.as_i64()).collect())
+        .unwrap_or_default();
+    assert_eq!(deltas, paid);
+    let stored_deltas: Vec<i64> = stored["seats"]
+        .as_array()
+        .map(|s| s.iter().filter_map(|x| x["delta"].as_i64()).collect())
+        .unwrap_or_default();
+    assert_eq!(stored_deltas, paid);
+    child.kill().expect("stop");
+    let _ = child.wait();
+    let _ = std::fs::remove_dir_all(&dir);
+}

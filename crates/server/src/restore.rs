@@ -1,0 +1,129 @@
+//! Crash recovery: every table still open or playing in the store is rebuilt at start-up from
+//! its carried state and the action log of its current hand, so players reconnect to the same
+//! seats and the same hand.
+
+use engine::ruleset::Ruleset;
+use engine::{Action, Seat, Table, TableState};
+use store::{SeatOccupant, TableRecord, TableStatus};
+
+use crate::AppState;
+use crate::room::{self, Occupant, RoomSettings, StoredRoom};
+
+/// Why one table could not be rebuilt (it stays in the store, untouched).
+#[derive(Debug, thiserror::Error)]
+pub enum RestoreError {
+    /// Its stored settings do not read back.
+    #[error("table {table}: {what}")]
+    Unreadable {
+        /// The table.
+        table: String,
+        /// What failed.
+        what: String,
+    },
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] store::StoreError),
+}
+
+/// Rebuilds and starts every unfinished table; returns how many were restored. A table that
+/// cannot be rebuilt is logged and skipped, never changed.
+pub async fn restore_rooms(state: &AppState) -> Result<usize, store::StoreError> {
+    let tables = state
+        .store
+        .tables_with_status(&[TableStatus::Open, TableStatus::Playing])
+        .await?;
+    let mut restored = 0;
+    for record in tables {
+        let id = record.id.clone();
+        match restore(state, record).await {
+            Ok(()) => restored += 1,
+            Err(e) => tracing::error!(table = %id, error = %e, "a table could not be restored"),
+        }
+    }
+    Ok(restored)
+}
+
+fn unreadable(record: &TableRecord, what: impl std::fmt::Display) -> RestoreError {
+    RestoreError::Unreadable {
+        table: record.id.to_string(),
+        what: what.to_string(),
+    }
+}
+
+async fn restore(state: &AppState, record: TableRecord) -> Result<(), RestoreError> {
+    let stored: StoredRoom = serde_json::from_value(record.options.clone())
+        .map_err(|e| unreadable(&record, format!("room settings: {e}")))?;
+    let id = record
+        .ruleset
+        .parse()
+        .map_err(|e| unreadable(&record, format!("{e}")))?;
+    let ruleset = Ruleset::new(id, &stored.options).map_err(|e| unreadable(&record, e))?;
+    let carried: TableState = serde_json::from_value(record.carried.clone())
+        .map_err(|e| unreadable(&record, format!("carried state: {e}")))?;
+    let table = Table::restore(ruleset.clone(), carried);
+    let mut occupants = Vec::new();
+    for seat in &record.seats {
+        occupants.push(match seat {
+            SeatOccupant::Empty => Occupant::Empty,
+            SeatOccupant::Bot { level } => {
+                Occupant::Bot(level.parse().map_err(|e| unreadable(&record, e))?)
+            }
+            SeatOccupant::Player { player } => {
+                let p = state.store.player(player).await?;
+                Occupant::Player {
+                    id: p.id,
+                    name: p.display_name,
+                }
+            }
+        });
+    }
+    // The current hand: its deal (the seed) and every action after it, replayed through the
+    // engine exactly as they were first applied.
+    let log = state.store.actions(&record.id, record.hands_played).await?;
+    let mut game = None;
+    let mut seed = 0;
+    for entry in &log {
+        if entry.action["type"] == "deal" {
+            seed = entry.action["seed"]
+                .as_str()
+                .and_then(|s| s.parse().ok())
+                .ok_or_else(|| unreadable(&record, "a deal without a seed"))?;
+            game = Some(table.deal(seed));
+            continue;
+        }
+        let action: Action = serde_json::from_value(entry.action.clone())
+            .map_err(|e| unreadable(&record, format!("logged action {}: {e}", entry.seq)))?;
+        let seat = Seat::new(entry.seat)
+            .ok_or_else(|| unreadable(&record, format!("seat {}", entry.seat)))?;
+        let g = game
+            .as_mut()
+            .ok_or_else(|| unreadable(&record, "an action before the deal"))?;
+        g.apply(seat, action)
+            .map_err(|e| unreadable(&record, format!("replaying action {}: {e}", entry.seq)))?;
+    }
+    let log_seq = state.store.next_action_seq(&record.id).await?;
+    let settings = RoomSettings {
+        ruleset,
+        action_ms: stored.action_ms,
+        hands: stored.hands,
+        public: stored.public,
+        code: stored.code.clone(),
+    };
+    let start = room::Start {
+        table,
+        game,
+        seed,
+        log_seq,
+    };
+    let handle = room::spawn(
+        state.store.clone(),
+        record.id.clone(),
+        settings,
+        occupants,
+        state.timing,
+        start,
+    );
+    state.lobby.add(record.id.clone(), stored.code, handle);
+    tracing::info!(table = %record.id, hand = record.hands_played, actions = log.len(), "table restored");
+    Ok(())
+}
