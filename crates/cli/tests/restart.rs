@@ -13,12 +13,17 @@ use serde_json::json;
 
 const WAIT: Duration = Duration::from_secs(20);
 
-fn serve(dir: &std::path::Path, port: u16) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_mahjong"))
+fn serve(dir: &std::path::Path, port: u16, database: Option<&str>) -> Child {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_mahjong"));
+    command
         .args(["serve", "--port", &port.to_string(), "--grace-ms", "10000"])
         .args(["--next-hand-ms", "50", "--data-dir"])
         .arg(dir)
-        .env_remove("DATABASE_URL")
+        .env_remove("DATABASE_URL");
+    if let Some(url) = database {
+        command.args(["--database-url", url]);
+    }
+    command
         .env("RUST_LOG", "warn")
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -38,6 +43,35 @@ async fn healthy(addr: std::net::SocketAddr) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_killed_server_resumes_the_hand_it_was_playing() {
+    killed_and_resumed(None).await;
+    if let Some(admin) = std::env::var("TEST_DATABASE_URL")
+        .ok()
+        .filter(|u| !u.is_empty())
+    {
+        use sqlx_pg::Connection;
+        let name = format!("mahjong_restart_test_{}", std::process::id());
+        let mut c = sqlx_pg::PgConnection::connect(&admin)
+            .await
+            .expect("reach TEST_DATABASE_URL");
+        let _ = sqlx_pg::raw_sql(sqlx_pg::AssertSqlSafe(format!(
+            "DROP DATABASE IF EXISTS {name}"
+        )))
+        .execute(&mut c)
+        .await;
+        sqlx_pg::raw_sql(sqlx_pg::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+            .execute(&mut c)
+            .await
+            .expect("create test database");
+        killed_and_resumed(Some(&common::with_database(&admin, &name))).await;
+        let _ = sqlx_pg::raw_sql(sqlx_pg::AssertSqlSafe(format!(
+            "DROP DATABASE {name} WITH (FORCE)"
+        )))
+        .execute(&mut c)
+        .await;
+    }
+}
+
+async fn killed_and_resumed(database: Option<&str>) {
     let dir = std::env::temp_dir().join(format!("mahjong-restart-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let port = std::net::TcpListener::bind("127.0.0.1:0")
@@ -45,7 +79,7 @@ async fn a_killed_server_resumes_the_hand_it_was_playing() {
         .map(|a| a.port())
         .expect("a free port");
     let addr: std::net::SocketAddr = format!("127.0.0.1:{port}").parse().expect("addr");
-    let mut child = serve(&dir, port);
+    let mut child = serve(&dir, port, database);
     healthy(addr).await;
     let (_, token) = guest(addr, "重启").await;
     let (status, room) = http(
@@ -80,7 +114,7 @@ async fn a_killed_server_resumes_the_hand_it_was_playing() {
     child.kill().expect("SIGKILL");
     let _ = child.wait();
     drop(client);
-    let mut child = serve(&dir, port);
+    let mut child = serve(&dir, port, database);
     healthy(addr).await;
     let mut client = Client::connect(addr, &table, &token, Some(last))
         .await

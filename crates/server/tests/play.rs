@@ -4,7 +4,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Client, choose, guest, http, prompt_of, sqlite_server};
+use common::{Client, choose, guest, http, prompt_of};
 use serde_json::{Value, json};
 use sha2::Digest;
 
@@ -30,8 +30,15 @@ async fn play_out(client: &mut Client) -> anyhow::Result<Value> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn four_players_play_a_hand_to_its_settlement_and_it_is_stored() {
-    let server = sqlite_server().await;
-    let addr = server.addr;
+    for server in common::servers().await {
+        four_players_play_a_hand_to_its_settlement_and_it_is_stored_on(server.addr).await;
+        server.finish().await;
+    }
+}
+
+async fn four_players_play_a_hand_to_its_settlement_and_it_is_stored_on(
+    addr: std::net::SocketAddr,
+) {
     let mut tokens = Vec::new();
     for name in ["东", "南", "西", "北"] {
         tokens.push(guest(addr, name).await);
@@ -145,8 +152,15 @@ async fn four_players_play_a_hand_to_its_settlement_and_it_is_stored() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_dropped_player_is_played_by_the_bot_and_resumes_where_it_left() {
-    let server = sqlite_server().await;
-    let addr = server.addr;
+    for server in common::servers().await {
+        a_dropped_player_is_played_by_the_bot_and_resumes_where_it_left_on(server.addr).await;
+        server.finish().await;
+    }
+}
+
+async fn a_dropped_player_is_played_by_the_bot_and_resumes_where_it_left_on(
+    addr: std::net::SocketAddr,
+) {
     let (_, token) = guest(addr, "掉线").await;
     let (status, room) = http(
         addr,
@@ -219,8 +233,13 @@ async fn a_dropped_player_is_played_by_the_bot_and_resumes_where_it_left() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bad_input_gets_typed_errors_and_changes_nothing() {
-    let server = sqlite_server().await;
-    let addr = server.addr;
+    for server in common::servers().await {
+        bad_input_gets_typed_errors_and_changes_nothing_on(server.addr).await;
+        server.finish().await;
+    }
+}
+
+async fn bad_input_gets_typed_errors_and_changes_nothing_on(addr: std::net::SocketAddr) {
     let (_, token) = guest(addr, "测试").await;
     let (_, room) = http(
         addr,

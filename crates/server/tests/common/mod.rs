@@ -15,9 +15,13 @@ use tokio_tungstenite::tungstenite::Message;
 
 /// A running server and where its database lives.
 pub struct TestServer {
+    /// `sqlite` or `postgres`.
+    pub backend: &'static str,
     pub addr: SocketAddr,
     pub running: server::Running,
     pub dir: PathBuf,
+    /// The PostgreSQL database to drop afterwards, and the server URL to drop it from.
+    pub pg: Option<(String, String)>,
 }
 
 impl Drop for TestServer {
@@ -25,6 +29,83 @@ impl Drop for TestServer {
         self.running.task.abort();
         let _ = std::fs::remove_dir_all(&self.dir);
     }
+}
+
+impl TestServer {
+    /// Stops the server and drops its PostgreSQL database, if any.
+    pub async fn finish(self) {
+        self.running.task.abort();
+        self.running.state.store.close().await;
+        if let Some((admin, name)) = &self.pg {
+            if let Ok(mut c) = <sqlx_pg::PgConnection as sqlx_pg::Connection>::connect(admin).await
+            {
+                let _ = sqlx_pg::raw_sql(sqlx_pg::AssertSqlSafe(format!(
+                    "DROP DATABASE {name} WITH (FORCE)"
+                )))
+                .execute(&mut c)
+                .await;
+            }
+        }
+    }
+}
+
+/// A server on each backend: SQLite always, PostgreSQL when TEST_DATABASE_URL is set.
+pub async fn servers() -> Vec<TestServer> {
+    let mut out = vec![sqlite_server().await];
+    if let Some(admin) = std::env::var("TEST_DATABASE_URL")
+        .ok()
+        .filter(|u| !u.is_empty())
+    {
+        let name = format!(
+            "mahjong_server_test_{}_{}",
+            std::process::id(),
+            COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        );
+        let mut c = <sqlx_pg::PgConnection as sqlx_pg::Connection>::connect(&admin)
+            .await
+            .expect("reach TEST_DATABASE_URL");
+        sqlx_pg::raw_sql(sqlx_pg::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+            .execute(&mut c)
+            .await
+            .expect("create test database");
+        let url = with_database(&admin, &name);
+        let dir = temp_dir();
+        let running = server::start(config(&dir, Some(url)))
+            .await
+            .expect("start server on postgres");
+        out.push(TestServer {
+            backend: "postgres",
+            addr: running.addr,
+            running,
+            dir,
+            pg: Some((admin, name)),
+        });
+    }
+    out
+}
+
+/// `admin` with its database replaced by `name`.
+pub fn with_database(admin: &str, name: &str) -> String {
+    let (base, query) = match admin.split_once('?') {
+        Some((b, q)) => (b, format!("?{q}")),
+        None => (admin, String::new()),
+    };
+    let scheme_end = base.find("://").map_or(0, |i| i + 3);
+    let host = match base[scheme_end..].find('/') {
+        Some(i) => &base[..scheme_end + i],
+        None => base,
+    };
+    format!("{host}/{name}{query}")
+}
+
+fn temp_dir() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "mahjong-server-test-{}-{}",
+        std::process::id(),
+        COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
 }
 
 /// Settings fast enough for tests.
@@ -40,20 +121,16 @@ pub fn config(dir: &std::path::Path, database_url: Option<String>) -> server::Co
 
 /// A server on SQLite in a fresh directory.
 pub async fn sqlite_server() -> TestServer {
-    let dir = std::env::temp_dir().join(format!(
-        "mahjong-server-test-{}-{}",
-        std::process::id(),
-        COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    server::init_logging(false);
+    let dir = temp_dir();
     let running = server::start(config(&dir, None))
         .await
         .expect("start server");
     TestServer {
+        backend: "sqlite",
         addr: running.addr,
         running,
         dir,
+        pg: None,
     }
 }
 
