@@ -36,15 +36,14 @@ impl TestServer {
     pub async fn finish(self) {
         self.running.task.abort();
         self.running.state.store.close().await;
-        if let Some((admin, name)) = &self.pg {
-            if let Ok(mut c) = <sqlx_pg::PgConnection as sqlx_pg::Connection>::connect(admin).await
-            {
-                let _ = sqlx_pg::raw_sql(sqlx_pg::AssertSqlSafe(format!(
-                    "DROP DATABASE {name} WITH (FORCE)"
-                )))
-                .execute(&mut c)
-                .await;
-            }
+        if let Some((admin, name)) = &self.pg
+            && let Ok(mut c) = <sqlx_pg::PgConnection as sqlx_pg::Connection>::connect(admin).await
+        {
+            let _ = sqlx_pg::raw_sql(sqlx_pg::AssertSqlSafe(format!(
+                "DROP DATABASE {name} WITH (FORCE)"
+            )))
+            .execute(&mut c)
+            .await;
         }
     }
 }
