@@ -29,6 +29,10 @@ pub struct Config {
     /// Milliseconds between a hand's end and the next deal.
     #[arg(long, env = "MAHJONG_NEXT_HAND_MS", default_value_t = 3000)]
     pub next_hand_ms: u64,
+    /// Messages per second one connection may send, sustained (twice as many in a burst);
+    /// the excess is refused with `rate_limited`.
+    #[arg(long, env = "MAHJONG_CLIENT_RATE", default_value_t = 50)]
+    pub client_rate: u32,
     /// Logs as JSON lines instead of text.
     #[arg(long, env = "MAHJONG_LOG_JSON")]
     pub log_json: bool,
@@ -46,6 +50,7 @@ impl Config {
             grace_ms: 3000,
             reconnect_ms: 120_000,
             next_hand_ms: 3000,
+            client_rate: 50,
             log_json: false,
         }
     }

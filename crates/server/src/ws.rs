@@ -21,9 +21,6 @@ use crate::room::{Command, RoomHandle};
 const HELLO_WITHIN: Duration = Duration::from_secs(10);
 /// Frames queued for a slow client before it is cut off (it resumes from its last `seq`).
 const OUTBOX: usize = 512;
-/// Sustained messages per second a client may send, and the burst above it.
-const RATE: f64 = 10.0;
-const BURST: f64 = 30.0;
 /// Request ids remembered per connection, to refuse a replayed one.
 const IDS_KEPT: usize = 256;
 
@@ -134,7 +131,7 @@ async fn session(state: AppState, table: Option<TableId>, mut socket: WebSocket,
     tracing::debug!(seat, player = %player, "connected");
     tracing::debug!("entering the session loop");
     let (mut sink, mut stream) = socket.split();
-    let mut bucket = Bucket::new();
+    let mut bucket = Bucket::new(f64::from(state.config.client_rate.max(1)));
     let mut ids: VecDeque<u64> = VecDeque::new();
     loop {
         tokio::select! {
@@ -210,23 +207,25 @@ async fn session(state: AppState, table: Option<TableId>, mut socket: WebSocket,
     let _ = sink.close().await;
 }
 
-/// A token bucket: `RATE` messages a second, bursts up to `BURST`.
+/// A token bucket: `rate` messages a second, bursts up to twice that.
 struct Bucket {
+    rate: f64,
     tokens: f64,
     at: Instant,
 }
 
 impl Bucket {
-    fn new() -> Bucket {
+    fn new(rate: f64) -> Bucket {
         Bucket {
-            tokens: BURST,
+            rate,
+            tokens: 2.0 * rate,
             at: Instant::now(),
         }
     }
 
     fn take(&mut self) -> bool {
         let now = Instant::now();
-        self.tokens = (self.tokens + (now - self.at).as_secs_f64() * RATE).min(BURST);
+        self.tokens = (self.tokens + (now - self.at).as_secs_f64() * self.rate).min(2.0 * self.rate);
         self.at = now;
         if self.tokens >= 1.0 {
             self.tokens -= 1.0;
