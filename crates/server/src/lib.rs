@@ -7,6 +7,7 @@ pub mod config;
 pub mod error;
 pub mod http;
 pub mod lobby;
+pub mod rating;
 pub mod restore;
 pub mod room;
 pub mod ws;

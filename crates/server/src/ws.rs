@@ -225,7 +225,8 @@ impl Bucket {
 
     fn take(&mut self) -> bool {
         let now = Instant::now();
-        self.tokens = (self.tokens + (now - self.at).as_secs_f64() * self.rate).min(2.0 * self.rate);
+        self.tokens =
+            (self.tokens + (now - self.at).as_secs_f64() * self.rate).min(2.0 * self.rate);
         self.at = now;
         if self.tokens >= 1.0 {
             self.tokens -= 1.0;

@@ -53,8 +53,10 @@ async fn audit(addr: std::net::SocketAddr) {
             "POST",
             "/api/rooms",
             Some(&tokens[0]),
-            Some(json!({"ruleset": if t == 0 { "sichuan-xuezhan" } else { "sichuan" },
-                        "hands": HANDS_PER_TABLE, "action_seconds": 60})),
+            Some(
+                json!({"ruleset": if t == 0 { "sichuan-xuezhan" } else { "sichuan" },
+                        "hands": HANDS_PER_TABLE, "action_seconds": 60}),
+            ),
         )
         .await
         .expect("create room");
@@ -62,9 +64,15 @@ async fn audit(addr: std::net::SocketAddr) {
         let table = room["table"].as_str().unwrap_or_default().to_string();
         let code = room["code"].as_str().unwrap_or_default().to_string();
         for token in &tokens[1..] {
-            let (status, _) = http(addr, "POST", "/api/rooms/join", Some(token), Some(json!({"code": code})))
-                .await
-                .expect("join");
+            let (status, _) = http(
+                addr,
+                "POST",
+                "/api/rooms/join",
+                Some(token),
+                Some(json!({"code": code})),
+            )
+            .await
+            .expect("join");
             assert_eq!(status, 200);
         }
         tables.push((table, tokens));
@@ -72,9 +80,13 @@ async fn audit(addr: std::net::SocketAddr) {
     let mut tasks = Vec::new();
     for (table, tokens) in &tables {
         for (seat, token) in tokens.iter().enumerate() {
-            let client = Client::connect(addr, table, token, None).await.expect("connect");
+            let client = Client::connect(addr, table, token, None)
+                .await
+                .expect("connect");
             let table = table.clone();
-            tasks.push(tokio::spawn(async move { (table, seat, play_table(client).await) }));
+            tasks.push(tokio::spawn(async move {
+                (table, seat, play_table(client).await)
+            }));
         }
     }
     let mut received: BTreeMap<(String, usize), Vec<Value>> = BTreeMap::new();
@@ -84,9 +96,15 @@ async fn audit(addr: std::net::SocketAddr) {
     }
     let mut hands_checked = 0;
     for (table, _) in &tables {
-        let (status, hands) = http(addr, "GET", &format!("/api/tables/{table}/hands"), None, None)
-            .await
-            .expect("hands");
+        let (status, hands) = http(
+            addr,
+            "GET",
+            &format!("/api/tables/{table}/hands"),
+            None,
+            None,
+        )
+        .await
+        .expect("hands");
         assert_eq!(status, 200);
         let count = hands.as_array().map_or(0, Vec::len) as u64;
         assert_eq!(count, HANDS_PER_TABLE, "every hand of the match is stored");
@@ -104,9 +122,15 @@ async fn check_hand(
     hand_no: u64,
     received: &BTreeMap<(String, usize), Vec<Value>>,
 ) {
-    let (status, stored) = http(addr, "GET", &format!("/api/tables/{table}/hands/{hand_no}"), None, None)
-        .await
-        .expect("hand");
+    let (status, stored) = http(
+        addr,
+        "GET",
+        &format!("/api/tables/{table}/hands/{hand_no}"),
+        None,
+        None,
+    )
+    .await
+    .expect("hand");
     assert_eq!(status, 200, "{stored}");
     let record: engine::record::HandRecord =
         serde_json::from_value(stored["record"].clone()).expect("a hand record");
@@ -143,11 +167,24 @@ async fn check_hand(
             .filter(|m| m["type"] == "hand_over")
             .find(of_hand)
             .expect("hand_over");
-        assert_eq!(over["seed"].as_str(), Some(record.seed.to_string().as_str()));
-        assert_eq!(over["settlement"], serde_json::to_value(&settlement).expect("json"));
+        assert_eq!(
+            over["seed"].as_str(),
+            Some(record.seed.to_string().as_str())
+        );
+        assert_eq!(
+            over["settlement"],
+            serde_json::to_value(&settlement).expect("json")
+        );
         // Prompts list only this seat's own legal actions: nothing else is in them.
-        for m in messages.iter().filter(|m| m["type"] == "prompt").filter(of_hand) {
-            let keys: Vec<&str> = m.as_object().map(|o| o.keys().map(String::as_str).collect()).unwrap_or_default();
+        for m in messages
+            .iter()
+            .filter(|m| m["type"] == "prompt")
+            .filter(of_hand)
+        {
+            let keys: Vec<&str> = m
+                .as_object()
+                .map(|o| o.keys().map(String::as_str).collect())
+                .unwrap_or_default();
             assert_eq!(keys.len(), 5, "seq, type, hand_no, legal, deadline_ms: {m}");
         }
     }

@@ -329,3 +329,70 @@ async fn bad_input_gets_typed_errors_and_changes_nothing_on(addr: std::net::Sock
     }
     assert!(saw, "an oversized frame is refused");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flooding_connection_is_rate_limited_and_other_rooms_play_on() {
+    let server = common::sqlite_server_with(|c| c.client_rate = 20).await;
+    let addr = server.addr;
+    let mut tables = Vec::new();
+    for name in ["flood", "calm"] {
+        let (_, token) = guest(addr, name).await;
+        let (status, room) = http(
+            addr,
+            "POST",
+            "/api/rooms",
+            Some(&token),
+            Some(json!({"ruleset": "sichuan", "hands": 1, "bots": ["basic", "basic", "basic"]})),
+        )
+        .await
+        .expect("create room");
+        assert_eq!(status, 201, "{room}");
+        tables.push((
+            room["table"].as_str().unwrap_or_default().to_string(),
+            token,
+        ));
+    }
+    let mut flooder = Client::connect(addr, &tables[0].0, &tables[0].1, None)
+        .await
+        .expect("connect");
+    let mut calm = Client::connect(addr, &tables[1].0, &tables[1].1, None)
+        .await
+        .expect("connect");
+    let calm_task = tokio::spawn(async move {
+        let started = std::time::Instant::now();
+        let over = play_out(&mut calm).await;
+        (over, started.elapsed())
+    });
+    for id in 0..500u64 {
+        flooder
+            .send(json!({"type": "ping", "id": id}))
+            .await
+            .expect("send");
+    }
+    let (mut pongs, mut limited) = (0, 0);
+    while pongs + limited < 500 {
+        let Some(m) = flooder.next(WAIT).await.expect("reply") else {
+            break;
+        };
+        match (m["type"].as_str(), m["code"].as_str()) {
+            (Some("pong"), _) => pongs += 1,
+            (Some("error"), Some("rate_limited")) => limited += 1,
+            _ => {}
+        }
+    }
+    assert!(
+        pongs <= 60,
+        "a burst of about 40 passes, then 20 a second: {pongs} passed"
+    );
+    assert_eq!(
+        pongs + limited,
+        500,
+        "every message is answered, one way or the other"
+    );
+    let (over, took) = calm_task.await.expect("calm client");
+    over.expect("the other room finished its hand");
+    assert!(
+        took < Duration::from_secs(15),
+        "the other room was not held up: {took:?}"
+    );
+}

@@ -483,7 +483,11 @@ impl Room {
                 TableStatus::Playing
             },
             escapes: Vec::new(),
-            ratings: Vec::new(),
+            ratings: if self.finished {
+                self.rating_changes().await
+            } else {
+                Vec::new()
+            },
             finished: UnixMillis::now(),
         };
         self.store_hand(&hand).await;
@@ -509,6 +513,40 @@ impl Room {
                 Some(Instant::now() + Duration::from_millis(self.timing.next_hand_ms));
         }
         self.publish_summary();
+    }
+
+    /// The rating changes of a table that just finished, from its final scores
+    /// (`crate::rating`). A rating that cannot be read leaves that table unrated.
+    async fn rating_changes(&self) -> Vec<store::RatingChange> {
+        let ruleset = self.settings.ruleset.id().to_string();
+        let mut placements = Vec::new();
+        for (i, seat) in self.seats.iter().enumerate() {
+            let rating = match seat.player() {
+                Some(p) => match self.store.rating(p, &ruleset).await {
+                    Ok((r, _)) => Some(r),
+                    Err(e) => {
+                        tracing::error!(error = %e, "ratings unavailable; the table is not rated");
+                        return Vec::new();
+                    }
+                },
+                None => None,
+            };
+            placements.push(crate::rating::Placement {
+                rating,
+                score: self.table.state().scores.0[i],
+            });
+        }
+        let changes = crate::rating::changes(&placements);
+        self.seats
+            .iter()
+            .zip(changes)
+            .filter_map(|(s, delta)| {
+                s.player().map(|p| store::RatingChange {
+                    player: p.clone(),
+                    delta,
+                })
+            })
+            .collect()
     }
 
     /// Stores a finished hand, retrying while the database is unreachable: a result is never

@@ -122,10 +122,15 @@ pub fn config(dir: &std::path::Path, database_url: Option<String>) -> server::Co
 
 /// A server on SQLite in a fresh directory.
 pub async fn sqlite_server() -> TestServer {
+    sqlite_server_with(|_| {}).await
+}
+
+/// A server on SQLite with settings changed by `change`.
+pub async fn sqlite_server_with(change: impl FnOnce(&mut server::Config)) -> TestServer {
     let dir = temp_dir();
-    let running = server::start(config(&dir, None))
-        .await
-        .expect("start server");
+    let mut settings = config(&dir, None);
+    change(&mut settings);
+    let running = server::start(settings).await.expect("start server");
     TestServer {
         backend: "sqlite",
         addr: running.addr,
