@@ -289,6 +289,12 @@ pub trait Rules: Send + Sync {
     fn settle(&self, hand: &FinishedHand) -> Result<Settlement, SettleError>;
     /// The dealer and streak counters of the next hand.
     fn next_hand(&self, state: &crate::table::TableState, result: &HandResult) -> NextHand;
+    /// Points recorded against a player who escapes (逃跑) mid-hand, apart from the hand's
+    /// settlement; `None` where the family's rules set no penalty (the bot finishes the hand
+    /// and it is settled normally).
+    fn escape_penalty(&self) -> Option<i64> {
+        None
+    }
 }
 
 /// What one hand's end tells the table.

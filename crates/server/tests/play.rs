@@ -396,3 +396,78 @@ async fn a_flooding_connection_is_rate_limited_and_other_rooms_play_on() {
         "the other room was not held up: {took:?}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_who_leaves_mid_hand_has_escaped_and_the_bot_finishes_the_hand() {
+    for server in common::servers().await {
+        leaves_mid_hand_on(server.addr).await;
+        server.finish().await;
+    }
+}
+
+async fn leaves_mid_hand_on(addr: std::net::SocketAddr) {
+    let (_, leaver) = guest(addr, "逃跑").await;
+    let (_, stayer) = guest(addr, "留下").await;
+    let (status, room) = http(
+        addr,
+        "POST",
+        "/api/rooms",
+        Some(&leaver),
+        Some(json!({"ruleset": "sichuan", "hands": 1, "bots": ["basic", "basic"]})),
+    )
+    .await
+    .expect("create room");
+    assert_eq!(status, 201, "{room}");
+    let table = room["table"].as_str().unwrap_or_default().to_string();
+    let code = room["code"].as_str().unwrap_or_default().to_string();
+    let (status, _) = http(
+        addr,
+        "POST",
+        "/api/rooms/join",
+        Some(&stayer),
+        Some(json!({"code": code})),
+    )
+    .await
+    .expect("join");
+    assert_eq!(status, 200);
+    let mut gone = Client::connect(addr, &table, &leaver, None)
+        .await
+        .expect("connect");
+    let mut stays = Client::connect(addr, &table, &stayer, None)
+        .await
+        .expect("connect");
+    let staying = tokio::spawn(async move {
+        let over = play_out(&mut stays).await;
+        (stays, over)
+    });
+    // The leaver quits at its first decision.
+    loop {
+        let m = gone.next(WAIT).await.expect("message").expect("open");
+        if prompt_of(&m).is_some() {
+            gone.send(json!({"type": "leave"})).await.expect("leave");
+            break;
+        }
+    }
+    let (stays, over) = staying.await.expect("the staying client");
+    let over = over.expect("the hand ends for the one who stayed");
+    assert!(over["settlement"]["deltas"].is_array());
+    let escaped = stays
+        .received
+        .iter()
+        .any(|m| m["type"] == "seat_changed" && m["seat"] == 0 && m["status"] == "escaped");
+    assert!(escaped, "the others are told the seat escaped");
+    let (_, hands) = http(
+        addr,
+        "GET",
+        &format!("/api/tables/{table}/hands"),
+        None,
+        None,
+    )
+    .await
+    .expect("hands");
+    assert_eq!(
+        hands.as_array().map(Vec::len),
+        Some(1),
+        "the bot finished and the hand is stored"
+    );
+}

@@ -38,6 +38,8 @@
 //!   included. Each multiplier stops growing at ×1024 (ten doublings) so amounts stay bounded.
 //! - **Room options:** `coefficient` (房间系数, points per unit, default 1) in all presets;
 //!   `kong_money` (刮风下雨, default on) and `fan_cap` (default 3 or 9) in the 血战 presets.
+//! - **Escapes:** no penalty. The rules say the computer plays a departed player's seat to the
+//!   end of the hand and the hand is settled normally, so `escape_penalty` keeps its default.
 
 use crate::meld::MeldKind;
 use crate::ruleset::{

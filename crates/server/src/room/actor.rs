@@ -40,6 +40,8 @@ pub struct Room {
     rng: SeededRng,
     next_hand_at: Option<Instant>,
     finished: bool,
+    /// Players who escaped during the hand in play (their penalty is stored with the hand).
+    escaped_in_hand: Vec<store::PlayerId>,
     summary: Arc<Mutex<RoomSummary>>,
 }
 
@@ -90,6 +92,7 @@ impl Room {
             rng: SeededRng::new(random_u64()),
             next_hand_at: None,
             finished: false,
+            escaped_in_hand: Vec::new(),
             summary,
         };
         room.publish_summary();
@@ -153,8 +156,8 @@ impl Room {
             } => self.act(&player, conn, id, action.into()).await,
             Command::Leave { player } => {
                 if let Some(i) = self.seat_of(&player) {
-                    self.seats[i].escaped = true;
                     self.seats[i].conn = None;
+                    self.escape(i);
                     self.refresh_statuses();
                 }
             }
@@ -482,7 +485,7 @@ impl Room {
             } else {
                 TableStatus::Playing
             },
-            escapes: Vec::new(),
+            escapes: self.escapes(),
             ratings: if self.finished {
                 self.rating_changes().await
             } else {
@@ -502,6 +505,7 @@ impl Room {
         }
         self.prompts = vec![None; self.seats.len()];
         self.seed_sha256 = None;
+        self.escaped_in_hand.clear();
         if self.finished {
             for seat in &mut self.seats {
                 seat.push(ServerMessage::TableClosed {
@@ -513,6 +517,20 @@ impl Room {
                 Some(Instant::now() + Duration::from_millis(self.timing.next_hand_ms));
         }
         self.publish_summary();
+    }
+
+    /// The penalties of the players who escaped during the hand, as the ruleset sets them.
+    fn escapes(&self) -> Vec<store::Escape> {
+        let Some(points) = self.settings.ruleset.rules().escape_penalty() else {
+            return Vec::new();
+        };
+        self.escaped_in_hand
+            .iter()
+            .map(|p| store::Escape {
+                player: p.clone(),
+                points,
+            })
+            .collect()
     }
 
     /// The rating changes of a table that just finished, from its final scores
@@ -598,9 +616,11 @@ impl Room {
     async fn on_timer(&mut self) {
         let now = Instant::now();
         let reconnect = Duration::from_millis(self.timing.reconnect_ms);
-        for s in &mut self.seats {
-            if s.dropped_at.is_some_and(|t| now >= t + reconnect) && s.conn.is_none() {
-                s.escaped = true;
+        for i in 0..self.seats.len() {
+            let s = &self.seats[i];
+            if !s.escaped && s.conn.is_none() && s.dropped_at.is_some_and(|t| now >= t + reconnect)
+            {
+                self.escape(i);
             }
         }
         self.refresh_statuses();
@@ -613,6 +633,20 @@ impl Room {
                 && let Err(e) = self.accept(Seat::ALL[i], action).await
             {
                 tracing::error!(error = %e, "a timed-out seat's action could not be logged");
+            }
+        }
+    }
+
+    /// A player has escaped: the bot plays the seat from now on; during a hand, the ruleset's
+    /// penalty is stored with it.
+    fn escape(&mut self, i: usize) {
+        self.seats[i].escaped = true;
+        if self.game.is_some() {
+            if let Some(p) = self.seats[i].player().cloned() {
+                if !self.escaped_in_hand.contains(&p) {
+                    tracing::info!(seat = i, player = %p, "escaped");
+                    self.escaped_in_hand.push(p);
+                }
             }
         }
     }
