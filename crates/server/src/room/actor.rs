@@ -641,13 +641,12 @@ impl Room {
     /// penalty is stored with it.
     fn escape(&mut self, i: usize) {
         self.seats[i].escaped = true;
-        if self.game.is_some() {
-            if let Some(p) = self.seats[i].player().cloned() {
-                if !self.escaped_in_hand.contains(&p) {
-                    tracing::info!(seat = i, player = %p, "escaped");
-                    self.escaped_in_hand.push(p);
-                }
-            }
+        if self.game.is_some()
+            && let Some(p) = self.seats[i].player().cloned()
+            && !self.escaped_in_hand.contains(&p)
+        {
+            tracing::info!(seat = i, player = %p, "escaped");
+            self.escaped_in_hand.push(p);
         }
     }
 
