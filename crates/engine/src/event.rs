@@ -21,6 +21,12 @@ pub enum Audience {
 }
 
 impl Audience {
+    /// Whether someone at no seat (a spectator) may see the event: it is public, or the public
+    /// twin of a private one.
+    pub fn is_public(self) -> bool {
+        matches!(self, Audience::Everyone | Audience::AllBut(_))
+    }
+
     /// Whether `seat` may see the event.
     pub fn includes(self, seat: Seat) -> bool {
         match self {

@@ -73,6 +73,15 @@ pub fn view(v: &SeatView) -> WireView {
     }
 }
 
+/// What a spectator may see of a hand: `v` (any seat's view) without that seat's concealed
+/// tiles and 定缺.
+pub fn public_view(v: &SeatView) -> WireView {
+    let mut w = view(v);
+    w.hand.clear();
+    w.own_void = None;
+    w
+}
+
 /// A settlement on the wire, for a table of `players`.
 pub fn settlement(s: &Settlement, players: u8) -> WireSettlement {
     WireSettlement {

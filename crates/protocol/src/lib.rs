@@ -10,7 +10,7 @@ mod convert;
 mod messages;
 mod wire;
 
-pub use convert::{settlement, view, wire_event};
+pub use convert::{public_view, settlement, view, wire_event};
 pub use messages::{
     ClientMessage, Envelope, ErrorCode, PromptInfo, SeatInfo, SeatStatus, ServerMessage,
     TableSnapshot,

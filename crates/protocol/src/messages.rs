@@ -82,8 +82,8 @@ pub struct TableSnapshot {
     pub table: String,
     /// Ruleset preset id.
     pub ruleset: String,
-    /// The client's seat.
-    pub seat: u8,
+    /// The client's seat (absent for a spectator).
+    pub seat: Option<u8>,
     /// Every seat.
     pub seats: Vec<SeatInfo>,
     /// Running scores by seat.
@@ -92,7 +92,8 @@ pub struct TableSnapshot {
     pub hand_no: u64,
     /// SHA-256 (hex) of the current hand's seed, committed before the deal.
     pub seed_sha256: Option<String>,
-    /// The seat's view of the current hand (absent between hands).
+    /// The seat's view of the current hand (absent between hands); a spectator's view holds
+    /// no concealed tiles.
     pub view: Option<WireView>,
     /// The decision the seat owes, if any.
     pub prompt: Option<PromptInfo>,

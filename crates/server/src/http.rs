@@ -104,6 +104,9 @@ struct CreateRoom {
     hands: u64,
     #[serde(default = "default_public")]
     public: bool,
+    /// How far spectators are behind play (0 to 600 seconds).
+    #[serde(default)]
+    spectator_delay_seconds: u64,
 }
 
 fn default_action_seconds() -> u64 {
@@ -154,6 +157,11 @@ async fn create_room(
             "action_seconds must be 3 to 300".into(),
         ));
     }
+    if body.spectator_delay_seconds > 600 {
+        return Err(ApiError::BadRequest(
+            "spectator_delay_seconds must be 0 to 600".into(),
+        ));
+    }
     if !(1..=64).contains(&body.hands) {
         return Err(ApiError::BadRequest("hands must be 1 to 64".into()));
     }
@@ -167,6 +175,7 @@ async fn create_room(
         hands: body.hands,
         public: body.public,
         code: code.clone(),
+        spectator_delay_ms: body.spectator_delay_seconds * 1000,
     };
     let table = engine::Table::new(ruleset.clone(), room::random_u64());
     let record = state
@@ -184,6 +193,7 @@ async fn create_room(
         hands: stored.hands,
         public: stored.public,
         code: code.clone(),
+        spectator_delay_ms: stored.spectator_delay_ms,
     };
     let start = room::Start {
         table,

@@ -80,6 +80,7 @@ pub enum ServeError {
 pub fn router(state: AppState) -> Router {
     http::routes()
         .route("/ws/tables/{table}", get(ws::upgrade))
+        .route("/ws/tables/{table}/watch", get(ws::watch))
         .with_state(state)
 }
 

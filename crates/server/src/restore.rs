@@ -108,6 +108,7 @@ async fn restore(state: &AppState, record: TableRecord) -> Result<(), RestoreErr
         hands: stored.hands,
         public: stored.public,
         code: stored.code.clone(),
+        spectator_delay_ms: stored.spectator_delay_ms,
     };
     let start = room::Start {
         table,

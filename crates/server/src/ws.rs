@@ -44,6 +44,76 @@ pub async fn upgrade(
         })
 }
 
+/// `GET /ws/tables/{table}/watch`: a spectator's read-only stream of public events.
+pub async fn watch(
+    State(state): State<AppState>,
+    Path(table): Path<String>,
+    ws: WebSocketUpgrade,
+) -> Response {
+    let table = TableId::parse(&table).ok();
+    ws.protocols([protocol::SUBPROTOCOL])
+        .max_message_size(protocol::MAX_CLIENT_FRAME)
+        .max_frame_size(protocol::MAX_CLIENT_FRAME)
+        .read_buffer_size(4096)
+        .on_upgrade(move |socket| {
+            let conn = CONNECTIONS.fetch_add(1, Ordering::Relaxed);
+            let span = tracing::info_span!("spectator", conn);
+            tracing::Instrument::instrument(spectate(state, table, socket, conn), span)
+        })
+}
+
+async fn spectate(state: AppState, table: Option<TableId>, mut socket: WebSocket, conn: u64) {
+    let room = match hello(&state, table, &mut socket).await {
+        Ok((_, room, _)) => room,
+        Err(message) => {
+            let _ = socket.send(message).await;
+            let _ = socket.close().await;
+            return;
+        }
+    };
+    let (tx, mut rx) = mpsc::channel::<(Instant, Arc<str>)>(OUTBOX * 4);
+    if !room.send(Command::Watch { conn, tx }).await {
+        let _ = socket
+            .send(error(None, ErrorCode::TableClosed, "the table is closed"))
+            .await;
+        return;
+    }
+    let (mut sink, mut stream) = socket.split();
+    let mut bucket = Bucket::new(f64::from(state.config.client_rate.max(1)));
+    loop {
+        tokio::select! {
+            out = rx.recv() => match out {
+                Some((due, text)) => {
+                    // The room's spectator delay: hold each frame until it is due.
+                    tokio::time::sleep_until(due).await;
+                    if sink.send(Message::Text(text.as_ref().into())).await.is_err() {
+                        break;
+                    }
+                }
+                None => break,
+            },
+            incoming = stream.next() => match incoming {
+                Some(Ok(Message::Text(t))) => {
+                    if !bucket.take() {
+                        let _ = sink.send(error(None, ErrorCode::RateLimited, "too many messages: slow down")).await;
+                        continue;
+                    }
+                    let reply = match serde_json::from_str::<ClientMessage>(&t) {
+                        Ok(ClientMessage::Ping { id }) => frame(ServerMessage::Pong { id }),
+                        Ok(_) => error(None, ErrorCode::NotSeated, "spectators only watch"),
+                        Err(e) => error(None, ErrorCode::BadMessage, e.to_string()),
+                    };
+                    let _ = sink.send(reply).await;
+                }
+                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
+                Some(Ok(_)) => {}
+            },
+        }
+    }
+    room.send(Command::Unwatch { conn }).await;
+    let _ = sink.close().await;
+}
+
 fn frame(message: ServerMessage) -> Message {
     let text = serde_json::to_string(&Envelope { seq: None, message }).unwrap_or_default();
     Message::Text(text.into())

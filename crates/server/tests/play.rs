@@ -471,3 +471,79 @@ async fn leaves_mid_hand_on(addr: std::net::SocketAddr) {
         "the bot finished and the hand is stored"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn spectators_see_public_events_only_and_late_by_the_room_delay() {
+    let server = common::sqlite_server().await;
+    let addr = server.addr;
+    let (_, player) = guest(addr, "牌手").await;
+    let (_, watcher) = guest(addr, "观众").await;
+    let (status, room) = http(
+        addr,
+        "POST",
+        "/api/rooms",
+        Some(&player),
+        Some(
+            json!({"ruleset": "sichuan-xuezhan", "hands": 1, "bots": ["basic", "basic", "basic"],
+                    "spectator_delay_seconds": 1}),
+        ),
+    )
+    .await
+    .expect("create room");
+    assert_eq!(status, 201, "{room}");
+    let table = room["table"].as_str().unwrap_or_default().to_string();
+    let mut spectator = Client::watch(addr, &table, &watcher).await.expect("watch");
+    let first = spectator.next(WAIT).await.expect("message").expect("open");
+    assert_eq!(first["type"], "snapshot", "{first}");
+    assert!(first["table"]["seat"].is_null(), "a spectator has no seat");
+    let mut client = Client::connect(addr, &table, &player, None)
+        .await
+        .expect("connect");
+    let over = play_out(&mut client).await.expect("the hand ends");
+    let player_saw_end = std::time::Instant::now();
+    let spectator_over = loop {
+        let m = spectator.next(WAIT).await.expect("message").expect("open");
+        if m["type"] == "hand_over" {
+            break m;
+        }
+    };
+    let lag = player_saw_end.elapsed();
+    assert_eq!(spectator_over["settlement"], over["settlement"]);
+    assert!(
+        lag >= Duration::from_millis(800),
+        "the spectator is a second behind: {lag:?}"
+    );
+    for m in &spectator.received {
+        assert_ne!(m["type"], "prompt", "no prompts for spectators");
+        let e = &m["event"];
+        assert_ne!(e["kind"], "dealt", "no one's dealt tiles: {m}");
+        if e["kind"] == "drew" {
+            assert!(e["tile"].is_null(), "no one's draws: {m}");
+        }
+        if let Some(hand) = m["table"]["view"]["hand"].as_array() {
+            assert!(
+                hand.is_empty(),
+                "no concealed tiles in a spectator's view: {m}"
+            );
+        }
+    }
+    assert!(
+        spectator
+            .received
+            .iter()
+            .any(|m| m["event"]["kind"] == "discarded")
+    );
+    // Spectators only watch.
+    spectator
+        .send(json!({"type": "act", "id": 1, "action": {"type": "pass"}}))
+        .await
+        .expect("send");
+    loop {
+        let m = spectator.next(WAIT).await.expect("reply").expect("open");
+        if m["type"] == "error" {
+            assert_eq!(m["code"], "not_seated");
+            break;
+        }
+    }
+    server.finish().await;
+}

@@ -40,6 +40,8 @@ pub struct Room {
     rng: SeededRng,
     next_hand_at: Option<Instant>,
     finished: bool,
+    /// Spectators: connection id, queue, next seq.
+    spectators: Vec<(u64, mpsc::Sender<(Instant, Arc<str>)>, u64)>,
     /// Players who escaped during the hand in play (their penalty is stored with the hand).
     escaped_in_hand: Vec<store::PlayerId>,
     summary: Arc<Mutex<RoomSummary>>,
@@ -93,6 +95,7 @@ impl Room {
             next_hand_at: None,
             finished: false,
             escaped_in_hand: Vec::new(),
+            spectators: Vec::new(),
             summary,
         };
         room.publish_summary();
@@ -154,6 +157,20 @@ impl Room {
                 id,
                 action,
             } => self.act(&player, conn, id, action.into()).await,
+            Command::Watch { conn, tx } => {
+                let snapshot = ServerMessage::Snapshot {
+                    table: self.public_snapshot(),
+                };
+                let frame = serde_json::to_string(&protocol::Envelope {
+                    seq: Some(1),
+                    message: snapshot,
+                })
+                .unwrap_or_default();
+                if tx.try_send((Instant::now(), frame.into())).is_ok() {
+                    self.spectators.push((conn, tx, 2));
+                }
+            }
+            Command::Unwatch { conn } => self.spectators.retain(|s| s.0 != conn),
             Command::Leave { player } => {
                 if let Some(i) = self.seat_of(&player) {
                     self.seats[i].conn = None;
@@ -378,13 +395,17 @@ impl Room {
         let hand_no = self.hand_no();
         for e in events {
             let wire = protocol::wire_event(&e.kind, players);
+            let message = ServerMessage::Event {
+                hand_no,
+                event: wire,
+            };
             for (i, seat) in self.seats.iter_mut().enumerate() {
                 if e.audience.includes(Seat::ALL[i]) {
-                    seat.push(ServerMessage::Event {
-                        hand_no,
-                        event: wire.clone(),
-                    });
+                    seat.push(message.clone());
                 }
+            }
+            if e.audience.is_public() {
+                self.to_spectators(&message);
             }
         }
     }
@@ -433,12 +454,10 @@ impl Room {
         self.seed = seed;
         let commitment = seed_commitment(seed);
         self.seed_sha256 = Some(commitment.clone());
-        for seat in &mut self.seats {
-            seat.push(ServerMessage::HandStarting {
-                hand_no,
-                seed_sha256: commitment.clone(),
-            });
-        }
+        self.to_everyone(ServerMessage::HandStarting {
+            hand_no,
+            seed_sha256: commitment.clone(),
+        });
         let game = self.table.deal(seed);
         let events = game.events().to_vec();
         self.game = Some(game);
@@ -495,23 +514,19 @@ impl Room {
         };
         self.store_hand(&hand).await;
         let scores: Vec<i64> = self.table.state().scores.0[..usize::from(players)].to_vec();
-        for seat in &mut self.seats {
-            seat.push(ServerMessage::HandOver {
-                hand_no,
-                seed: self.seed.to_string(),
-                settlement: wire.clone(),
-                scores: scores.clone(),
-            });
-        }
+        self.to_everyone(ServerMessage::HandOver {
+            hand_no,
+            seed: self.seed.to_string(),
+            settlement: wire,
+            scores,
+        });
         self.prompts = vec![None; self.seats.len()];
         self.seed_sha256 = None;
         self.escaped_in_hand.clear();
         if self.finished {
-            for seat in &mut self.seats {
-                seat.push(ServerMessage::TableClosed {
-                    reason: "the match is over".into(),
-                });
-            }
+            self.to_everyone(ServerMessage::TableClosed {
+                reason: "the match is over".into(),
+            });
         } else {
             self.next_hand_at =
                 Some(Instant::now() + Duration::from_millis(self.timing.next_hand_ms));
@@ -665,7 +680,7 @@ impl Room {
         TableSnapshot {
             table: self.id.to_string(),
             ruleset: self.settings.ruleset.id().to_string(),
-            seat: i as u8,
+            seat: Some(i as u8),
             seats: self.seat_infos(),
             scores: self.table.state().scores.0[..players].to_vec(),
             hand_no: self.hand_no(),
@@ -678,6 +693,51 @@ impl Room {
                 .as_ref()
                 .map(|p| prompt_info(self.hand_no(), p)),
         }
+    }
+
+    /// What a spectator sees on arrival: the table without anyone's concealed tiles.
+    fn public_snapshot(&self) -> TableSnapshot {
+        let players = usize::from(self.settings.ruleset.rules().players());
+        TableSnapshot {
+            table: self.id.to_string(),
+            ruleset: self.settings.ruleset.id().to_string(),
+            seat: None,
+            seats: self.seat_infos(),
+            scores: self.table.state().scores.0[..players].to_vec(),
+            hand_no: self.hand_no(),
+            seed_sha256: self.seed_sha256.clone(),
+            view: self
+                .game
+                .as_ref()
+                .map(|g| protocol::public_view(&g.view(Seat::ALL[0]))),
+            prompt: None,
+        }
+    }
+
+    /// A message for every seat's stream and every spectator.
+    fn to_everyone(&mut self, message: ServerMessage) {
+        for seat in &mut self.seats {
+            seat.push(message.clone());
+        }
+        self.to_spectators(&message);
+    }
+
+    /// A public message for the spectators, due after the room's spectator delay. A spectator
+    /// that cannot keep up is dropped.
+    fn to_spectators(&mut self, message: &ServerMessage) {
+        if self.spectators.is_empty() {
+            return;
+        }
+        let due = Instant::now() + Duration::from_millis(self.settings.spectator_delay_ms);
+        self.spectators.retain_mut(|(_, tx, seq)| {
+            let frame = serde_json::to_string(&protocol::Envelope {
+                seq: Some(*seq),
+                message: message.clone(),
+            })
+            .unwrap_or_default();
+            *seq += 1;
+            tx.try_send((due, frame.into())).is_ok()
+        });
     }
 
     fn seat_infos(&self) -> Vec<protocol::SeatInfo> {
@@ -698,9 +758,7 @@ impl Room {
         for (i, info) in infos.iter().enumerate() {
             if self.announced[i] != info.status {
                 self.announced[i] = info.status;
-                for seat in &mut self.seats {
-                    seat.push(ServerMessage::SeatChanged(info.clone()));
-                }
+                self.to_everyone(ServerMessage::SeatChanged(info.clone()));
             }
         }
         self.publish_summary();

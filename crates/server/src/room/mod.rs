@@ -26,6 +26,8 @@ pub struct RoomSettings {
     pub public: bool,
     /// The code that joins it.
     pub code: String,
+    /// How far spectators are behind play, in milliseconds.
+    pub spectator_delay_ms: u64,
 }
 
 /// Timings shared by every room.
@@ -100,6 +102,18 @@ pub enum Command {
         /// The action.
         action: WireAction,
     },
+    /// A spectator's connection: public events only, each due at its time.
+    Watch {
+        /// The connection's id.
+        conn: u64,
+        /// Where its frames go, each with the time it may be shown.
+        tx: mpsc::Sender<(tokio::time::Instant, Arc<str>)>,
+    },
+    /// A spectator's connection closed.
+    Unwatch {
+        /// Which.
+        conn: u64,
+    },
     /// The player leaves the table (an escape when a hand is in play).
     Leave {
         /// Who.
@@ -167,6 +181,9 @@ pub struct StoredRoom {
     pub public: bool,
     /// Join code.
     pub code: String,
+    /// How far spectators are behind play, in milliseconds.
+    #[serde(default)]
+    pub spectator_delay_ms: u64,
 }
 
 pub use actor::{random_u64, seed_commitment};

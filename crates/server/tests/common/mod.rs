@@ -251,6 +251,22 @@ impl Client {
         Ok(client)
     }
 
+    /// Connects as a spectator and says hello.
+    pub async fn watch(addr: SocketAddr, table: &str, token: &str) -> anyhow::Result<Client> {
+        let url = format!("ws://{addr}/ws/tables/{table}/watch");
+        let (socket, _) = tokio_tungstenite::connect_async(url).await?;
+        let mut client = Client {
+            socket,
+            received: Vec::new(),
+            last_seq: 0,
+            next_id: 1,
+        };
+        client
+            .send(json!({"type": "hello", "token": token}))
+            .await?;
+        Ok(client)
+    }
+
     pub async fn send(&mut self, v: Value) -> anyhow::Result<()> {
         self.socket
             .send(Message::Text(v.to_string().into()))
