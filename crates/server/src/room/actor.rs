@@ -16,6 +16,14 @@ use tokio::time::Instant;
 use super::seat::{Conn, Occupant, SeatCtl};
 use super::{Command, JoinError, RoomSettings, RoomSummary, Timing};
 
+/// A spectator's connection: its id, its queue of frames with the time each is due, and the
+/// next `seq` of its stream.
+struct Spectator {
+    conn: u64,
+    tx: mpsc::Sender<(Instant, Arc<str>)>,
+    next_seq: u64,
+}
+
 /// A decision a player owes, with its deadline.
 #[derive(Clone, Debug)]
 struct Prompt {
@@ -40,8 +48,7 @@ pub struct Room {
     rng: SeededRng,
     next_hand_at: Option<Instant>,
     finished: bool,
-    /// Spectators: connection id, queue, next seq.
-    spectators: Vec<(u64, mpsc::Sender<(Instant, Arc<str>)>, u64)>,
+    spectators: Vec<Spectator>,
     /// Players who escaped during the hand in play (their penalty is stored with the hand).
     escaped_in_hand: Vec<store::PlayerId>,
     summary: Arc<Mutex<RoomSummary>>,
@@ -167,10 +174,14 @@ impl Room {
                 })
                 .unwrap_or_default();
                 if tx.try_send((Instant::now(), frame.into())).is_ok() {
-                    self.spectators.push((conn, tx, 2));
+                    self.spectators.push(Spectator {
+                        conn,
+                        tx,
+                        next_seq: 2,
+                    });
                 }
             }
-            Command::Unwatch { conn } => self.spectators.retain(|s| s.0 != conn),
+            Command::Unwatch { conn } => self.spectators.retain(|s| s.conn != conn),
             Command::Leave { player } => {
                 if let Some(i) = self.seat_of(&player) {
                     self.seats[i].conn = None;
@@ -405,7 +416,7 @@ impl Room {
                 }
             }
             if e.audience.is_public() {
-                self.to_spectators(&message);
+                self.send_spectators(&message);
             }
         }
     }
@@ -454,7 +465,7 @@ impl Room {
         self.seed = seed;
         let commitment = seed_commitment(seed);
         self.seed_sha256 = Some(commitment.clone());
-        self.to_everyone(ServerMessage::HandStarting {
+        self.broadcast(ServerMessage::HandStarting {
             hand_no,
             seed_sha256: commitment.clone(),
         });
@@ -514,7 +525,7 @@ impl Room {
         };
         self.store_hand(&hand).await;
         let scores: Vec<i64> = self.table.state().scores.0[..usize::from(players)].to_vec();
-        self.to_everyone(ServerMessage::HandOver {
+        self.broadcast(ServerMessage::HandOver {
             hand_no,
             seed: self.seed.to_string(),
             settlement: wire,
@@ -524,7 +535,7 @@ impl Room {
         self.seed_sha256 = None;
         self.escaped_in_hand.clear();
         if self.finished {
-            self.to_everyone(ServerMessage::TableClosed {
+            self.broadcast(ServerMessage::TableClosed {
                 reason: "the match is over".into(),
             });
         } else {
@@ -715,28 +726,28 @@ impl Room {
     }
 
     /// A message for every seat's stream and every spectator.
-    fn to_everyone(&mut self, message: ServerMessage) {
+    fn broadcast(&mut self, message: ServerMessage) {
         for seat in &mut self.seats {
             seat.push(message.clone());
         }
-        self.to_spectators(&message);
+        self.send_spectators(&message);
     }
 
     /// A public message for the spectators, due after the room's spectator delay. A spectator
     /// that cannot keep up is dropped.
-    fn to_spectators(&mut self, message: &ServerMessage) {
+    fn send_spectators(&mut self, message: &ServerMessage) {
         if self.spectators.is_empty() {
             return;
         }
         let due = Instant::now() + Duration::from_millis(self.settings.spectator_delay_ms);
-        self.spectators.retain_mut(|(_, tx, seq)| {
+        self.spectators.retain_mut(|s| {
             let frame = serde_json::to_string(&protocol::Envelope {
-                seq: Some(*seq),
+                seq: Some(s.next_seq),
                 message: message.clone(),
             })
             .unwrap_or_default();
-            *seq += 1;
-            tx.try_send((due, frame.into())).is_ok()
+            s.next_seq += 1;
+            s.tx.try_send((due, frame.into())).is_ok()
         });
     }
 
@@ -758,7 +769,7 @@ impl Room {
         for (i, info) in infos.iter().enumerate() {
             if self.announced[i] != info.status {
                 self.announced[i] = info.status;
-                self.to_everyone(ServerMessage::SeatChanged(info.clone()));
+                self.broadcast(ServerMessage::SeatChanged(info.clone()));
             }
         }
         self.publish_summary();
