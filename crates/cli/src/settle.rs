@@ -5,7 +5,7 @@ use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::path::PathBuf;
 
 use anyhow::Context;
-use engine::format::{SettleInput, SettleOutput, serde_json_id::Id, settle_line};
+use engine::format::SettleOutput;
 
 /// Arguments of `mahjong settle`.
 #[derive(clap::Args, Debug)]
@@ -60,25 +60,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Settles one line of text; a line that is not valid JSON of the format is refused with its id
-/// when one can be read.
+/// Settles one line of text (see [`engine::format::settle_text`]).
 pub fn settle_text(line: &str) -> SettleOutput {
-    match serde_json::from_str::<SettleInput>(line) {
-        // The engine never panics on input; should a defect ever make it, that line is
-        // answered with an error and the run goes on.
-        Ok(input) => std::panic::catch_unwind(|| settle_line(&input)).unwrap_or_else(|_| {
-            SettleOutput::refused(
-                Some(input.id.clone()),
-                "internal_error",
-                "the engine failed on this line".into(),
-            )
-        }),
-        Err(e) => {
-            let id = serde_json::from_str::<serde_json::Value>(line)
-                .ok()
-                .and_then(|v| v.get("id").cloned())
-                .and_then(|id| serde_json::from_value::<Id>(id).ok());
-            SettleOutput::refused(id, "bad_json", e.to_string())
-        }
-    }
+    engine::format::settle_text(line)
 }

@@ -540,3 +540,26 @@ pub fn settle_line(input: &SettleInput) -> SettleOutput {
         }
     }
 }
+
+/// Settles one line of text: a line that is not valid JSON of the format is refused with its id
+/// when one can be read. Shared by `mahjong settle` and the server's `POST /api/settle`.
+pub fn settle_text(line: &str) -> SettleOutput {
+    match serde_json::from_str::<SettleInput>(line) {
+        // The engine never panics on input; should a defect ever make it, that line is
+        // answered with an error and the caller goes on.
+        Ok(input) => std::panic::catch_unwind(|| settle_line(&input)).unwrap_or_else(|_| {
+            SettleOutput::refused(
+                Some(input.id.clone()),
+                "internal_error",
+                "the engine failed on this line".into(),
+            )
+        }),
+        Err(e) => {
+            let id = serde_json::from_str::<serde_json::Value>(line)
+                .ok()
+                .and_then(|v| v.get("id").cloned())
+                .and_then(|id| serde_json::from_value::<serde_json_id::Id>(id).ok());
+            SettleOutput::refused(id, "bad_json", e.to_string())
+        }
+    }
+}

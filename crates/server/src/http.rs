@@ -25,6 +25,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/tables/{table}/hands/{hand}", get(hand_replay))
         .route("/api/players/{player}/history", get(history))
         .route("/api/leaderboards/{ruleset}", get(leaderboard))
+        .route("/api/settle", post(settle))
 }
 
 async fn health(State(state): State<AppState>) -> Result<&'static str, ApiError> {
@@ -409,4 +410,31 @@ async fn leaderboard(
             .leaderboard(&id.to_string(), period, ranking, page, UnixMillis::now())
             .await?,
     ))
+}
+
+/// The most hands one `POST /api/settle` scores.
+const MAX_SETTLE: usize = 1000;
+
+/// `POST /api/settle`: finished hands in the format of `mahjong settle` (one JSON object, or an
+/// array of them) scored by the engine; each answer is the settlement or a refusal with its
+/// code, in order, exactly as the command line writes them.
+async fn settle(body: String) -> Result<Json<serde_json::Value>, ApiError> {
+    let value: serde_json::Value = serde_json::from_str(&body)
+        .map_err(|e| ApiError::BadRequest(format!("the body is not JSON: {e}")))?;
+    let one = |v: &serde_json::Value| {
+        serde_json::to_value(engine::format::settle_text(&v.to_string()))
+            .map_err(|e| ApiError::Internal(e.to_string()))
+    };
+    match &value {
+        serde_json::Value::Array(items) => {
+            if items.len() > MAX_SETTLE {
+                return Err(ApiError::BadRequest(format!(
+                    "at most {MAX_SETTLE} hands per request"
+                )));
+            }
+            let out = items.iter().map(one).collect::<Result<Vec<_>, _>>()?;
+            Ok(Json(serde_json::Value::Array(out)))
+        }
+        other => Ok(Json(one(other)?)),
+    }
 }

@@ -547,3 +547,46 @@ async fn spectators_see_public_events_only_and_late_by_the_room_delay() {
     }
     server.finish().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_settle_endpoint_scores_like_the_command_line() {
+    let server = common::sqlite_server().await;
+    let addr = server.addr;
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/conformance/sichuan/public.jsonl");
+    let text = std::fs::read_to_string(&path).expect("the public Sichuan vectors");
+    let lines: Vec<Value> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).expect("a vector"))
+        .collect();
+    let (status, answers) = http(
+        addr,
+        "POST",
+        "/api/settle",
+        None,
+        Some(Value::Array(lines.clone())),
+    )
+    .await
+    .expect("settle");
+    assert_eq!(status, 200, "{answers}");
+    let answers = answers.as_array().cloned().unwrap_or_default();
+    assert_eq!(answers.len(), lines.len());
+    for (line, answer) in lines.iter().zip(&answers) {
+        let expected = engine::format::settle_text(&line.to_string());
+        assert_eq!(*answer, serde_json::to_value(expected).expect("json"));
+        assert_eq!(answer["id"], line["id"]);
+    }
+    let mut unknown = lines[0].clone();
+    unknown["ruleset"] = json!("nope");
+    let (status, one) = http(addr, "POST", "/api/settle", None, Some(unknown))
+        .await
+        .expect("settle");
+    assert_eq!(status, 200);
+    assert_eq!(one["error"]["code"], "unknown_ruleset", "{one}");
+    let (status, bad) = http(addr, "POST", "/api/settle", None, None)
+        .await
+        .expect("settle");
+    assert_eq!((status, bad["code"].as_str()), (400, Some("bad_request")));
+    server.finish().await;
+}
