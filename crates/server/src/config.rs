@@ -29,6 +29,9 @@ pub struct Config {
     /// Milliseconds between a hand's end and the next deal.
     #[arg(long, env = "MAHJONG_NEXT_HAND_MS", default_value_t = 3000)]
     pub next_hand_ms: u64,
+    /// Milliseconds a quick-match player waits for others before bots fill the table.
+    #[arg(long, env = "MAHJONG_QUICK_FILL_MS", default_value_t = 15_000)]
+    pub quick_fill_ms: u64,
     /// Messages per second one connection may send, sustained (twice as many in a burst);
     /// the excess is refused with `rate_limited`.
     #[arg(long, env = "MAHJONG_CLIENT_RATE", default_value_t = 50)]
@@ -51,6 +54,7 @@ impl Config {
             reconnect_ms: 120_000,
             next_hand_ms: 3000,
             client_rate: 50,
+            quick_fill_ms: 15_000,
             log_json: false,
         }
     }

@@ -6,12 +6,13 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use engine::ruleset::{RawOptions, Ruleset};
 use serde::{Deserialize, Serialize};
-use store::{NewTable, Page, Period, PlayerId, Ranking, TableId, UnixMillis};
+use store::{Page, Period, PlayerId, Ranking, TableId, UnixMillis};
 
 use crate::AppState;
+use crate::RoomSpec;
 use crate::auth::{Authed, new_token};
 use crate::error::ApiError;
-use crate::room::{self, Command, Occupant, RoomSettings, StoredRoom};
+use crate::room::{self, Command, Occupant};
 
 /// The API's routes.
 pub fn routes() -> Router<AppState> {
@@ -21,6 +22,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/me", get(me))
         .route("/api/rooms", post(create_room).get(list_rooms))
         .route("/api/rooms/join", post(join_by_code))
+        .route("/api/quickmatch", post(quickmatch))
         .route("/api/tables/{table}/hands", get(table_hands))
         .route("/api/tables/{table}/hands/{hand}", get(hand_replay))
         .route("/api/players/{player}/history", get(history))
@@ -120,11 +122,15 @@ fn default_public() -> bool {
     true
 }
 
+/// Where a player sits.
 #[derive(Serialize)]
-struct Seated {
-    table: TableId,
-    seat: u8,
-    code: String,
+pub struct Seated {
+    /// The table.
+    pub table: TableId,
+    /// The seat.
+    pub seat: u8,
+    /// The room's join code.
+    pub code: String,
 }
 
 async fn create_room(
@@ -169,60 +175,17 @@ async fn create_room(
     let player = state.store.player(&authed.player).await?;
     let mut occupants = vec![Occupant::Empty];
     occupants.extend(bots.iter().map(|&l| Occupant::Bot(l)));
-    let code = state.new_code()?;
-    let stored = StoredRoom {
-        options: body.options.clone(),
+    let room = RoomSpec {
         action_ms: body.action_seconds * 1000,
         hands: body.hands,
         public: body.public,
-        code: code.clone(),
         spectator_delay_ms: body.spectator_delay_seconds * 1000,
     };
-    let table = engine::Table::new(ruleset.clone(), room::random_u64());
-    let record = state
-        .store
-        .create_table(&NewTable {
-            ruleset: ruleset.id().to_string(),
-            options: serde_json::to_value(&stored).unwrap_or_default(),
-            seats: occupants.iter().map(Occupant::stored).collect(),
-            carried: serde_json::to_value(table.state()).unwrap_or_default(),
-        })
+    let (table, code, handle) = state
+        .open_room(ruleset, body.options.clone(), room, occupants)
         .await?;
-    let settings = RoomSettings {
-        ruleset,
-        action_ms: stored.action_ms,
-        hands: stored.hands,
-        public: stored.public,
-        code: code.clone(),
-        spectator_delay_ms: stored.spectator_delay_ms,
-    };
-    let start = room::Start {
-        table,
-        game: None,
-        seed: 0,
-        log_seq: 0,
-    };
-    let handle = room::spawn(
-        state.store.clone(),
-        record.id.clone(),
-        settings,
-        occupants,
-        state.timing,
-        start,
-    );
-    state
-        .lobby
-        .add(record.id.clone(), code.clone(), handle.clone());
-    let table = record;
     let seat = join(&handle, player).await?;
-    Ok((
-        StatusCode::CREATED,
-        Json(Seated {
-            table: table.id,
-            seat,
-            code,
-        }),
-    ))
+    Ok((StatusCode::CREATED, Json(Seated { table, seat, code })))
 }
 
 async fn join(handle: &room::RoomHandle, player: store::Player) -> Result<u8, ApiError> {
@@ -241,6 +204,28 @@ async fn join(handle: &room::RoomHandle, player: store::Player) -> Result<u8, Ap
         .await
         .map_err(|_| ApiError::Conflict("the table is closed".into()))?
         .map_err(|e| ApiError::Conflict(e.to_string()))
+}
+
+#[derive(Deserialize)]
+struct QuickMatch {
+    ruleset: String,
+}
+
+/// `POST /api/quickmatch`: waits (long poll) until the player is seated at a table, with other
+/// players when enough are waiting, else with bots after the server's `quick_fill_ms`.
+async fn quickmatch(
+    State(state): State<AppState>,
+    authed: Authed,
+    Json(body): Json<QuickMatch>,
+) -> Result<Json<Seated>, ApiError> {
+    let id = body
+        .ruleset
+        .parse()
+        .map_err(|e| ApiError::BadRequest(format!("{e}")))?;
+    let ruleset =
+        Ruleset::new(id, &RawOptions::new()).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    let player = state.store.player(&authed.player).await?;
+    Ok(Json(crate::quick::enqueue(&state, ruleset, player).await?))
 }
 
 #[derive(Serialize)]

@@ -7,6 +7,7 @@ pub mod config;
 pub mod error;
 pub mod http;
 pub mod lobby;
+pub mod quick;
 pub mod rating;
 pub mod restore;
 pub mod room;
@@ -35,6 +36,8 @@ pub struct AppState {
     pub config: Arc<Config>,
     /// Room timings.
     pub timing: Timing,
+    /// Quick-match queues.
+    pub queues: Arc<quick::Queues>,
 }
 
 impl AppState {
@@ -54,6 +57,76 @@ impl AppState {
             }
         }
         Err(ApiError::Internal("no free join code".into()))
+    }
+}
+
+/// How a room plays, beyond its ruleset.
+#[derive(Clone, Copy, Debug)]
+pub struct RoomSpec {
+    /// Milliseconds per decision.
+    pub action_ms: u64,
+    /// Hands in the match.
+    pub hands: u64,
+    /// Listed in the lobby.
+    pub public: bool,
+    /// How far spectators are behind play.
+    pub spectator_delay_ms: u64,
+}
+
+impl AppState {
+    /// Creates a table in the store, starts its room and lists it in the lobby; returns the
+    /// table, its join code and the room.
+    pub async fn open_room(
+        &self,
+        ruleset: engine::Ruleset,
+        options: engine::RawOptions,
+        spec: RoomSpec,
+        occupants: Vec<room::Occupant>,
+    ) -> Result<(store::TableId, String, room::RoomHandle), ApiError> {
+        let code = self.new_code()?;
+        let stored = room::StoredRoom {
+            options,
+            action_ms: spec.action_ms,
+            hands: spec.hands,
+            public: spec.public,
+            code: code.clone(),
+            spectator_delay_ms: spec.spectator_delay_ms,
+        };
+        let table = engine::Table::new(ruleset.clone(), room::random_u64());
+        let record = self
+            .store
+            .create_table(&store::NewTable {
+                ruleset: ruleset.id().to_string(),
+                options: serde_json::to_value(&stored).unwrap_or_default(),
+                seats: occupants.iter().map(room::Occupant::stored).collect(),
+                carried: serde_json::to_value(table.state()).unwrap_or_default(),
+            })
+            .await?;
+        let settings = room::RoomSettings {
+            ruleset,
+            action_ms: stored.action_ms,
+            hands: stored.hands,
+            public: stored.public,
+            code: code.clone(),
+            spectator_delay_ms: stored.spectator_delay_ms,
+        };
+        let start = room::Start {
+            table,
+            game: None,
+            seed: 0,
+            log_seq: 0,
+        };
+        let handle = room::spawn(
+            self.store.clone(),
+            record.id.clone(),
+            settings,
+            occupants,
+            self.timing,
+            start,
+        );
+        self.lobby
+            .add(record.id.clone(), code.clone(), handle.clone());
+        Ok((record.id, code, handle))
     }
 }
 
@@ -120,6 +193,7 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
         lobby: Arc::new(Lobby::default()),
         config: Arc::new(config),
         timing,
+        queues: Arc::new(quick::Queues::default()),
     };
     let restored = restore::restore_rooms(&state).await?;
     if restored > 0 {

@@ -590,3 +590,84 @@ async fn the_settle_endpoint_scores_like_the_command_line() {
     assert_eq!((status, bad["code"].as_str()), (400, Some("bad_request")));
     server.finish().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn quick_match_seats_waiting_players_together_and_fills_with_bots() {
+    let server = common::sqlite_server().await;
+    let addr = server.addr;
+    // Four at once: one table, no bots.
+    let mut tasks = Vec::new();
+    for i in 0..4 {
+        let (_, token) = guest(addr, &format!("quick {i}")).await;
+        tasks.push(tokio::spawn(async move {
+            http(
+                addr,
+                "POST",
+                "/api/quickmatch",
+                Some(&token),
+                Some(json!({"ruleset": "sichuan"})),
+            )
+            .await
+            .expect("quick match")
+        }));
+    }
+    let mut seated = Vec::new();
+    for t in tasks {
+        let (status, body) = t.await.expect("task");
+        assert_eq!(status, 200, "{body}");
+        seated.push(body);
+    }
+    assert!(
+        seated.windows(2).all(|w| w[0]["table"] == w[1]["table"]),
+        "{seated:?}"
+    );
+    let mut seats: Vec<u64> = seated.iter().filter_map(|s| s["seat"].as_u64()).collect();
+    seats.sort_unstable();
+    assert_eq!(seats, vec![0, 1, 2, 3]);
+    // Two alone: seated together with two bots once the wait is over.
+    let (_, a) = guest(addr, "quick a").await;
+    let (_, b) = guest(addr, "quick b").await;
+    let started = std::time::Instant::now();
+    let (ra, rb) = tokio::join!(
+        http(
+            addr,
+            "POST",
+            "/api/quickmatch",
+            Some(&a),
+            Some(json!({"ruleset": "sichuan-xuezhan"}))
+        ),
+        http(
+            addr,
+            "POST",
+            "/api/quickmatch",
+            Some(&b),
+            Some(json!({"ruleset": "sichuan-xuezhan"}))
+        ),
+    );
+    let (ra, rb) = (ra.expect("a").1, rb.expect("b").1);
+    assert!(
+        started.elapsed() >= Duration::from_millis(250),
+        "they waited for others first"
+    );
+    assert_eq!(ra["table"], rb["table"], "{ra} {rb}");
+    let table = ra["table"].as_str().unwrap_or_default();
+    let mut client = Client::connect(addr, table, &a, None)
+        .await
+        .expect("connect");
+    let snapshot = client.next(WAIT).await.expect("message").expect("open");
+    let bots = snapshot["table"]["seats"]
+        .as_array()
+        .map_or(0, |s| s.iter().filter(|x| x["status"] == "bot").count());
+    assert_eq!(bots, 2, "{snapshot}");
+    let (status, bad) = http(
+        addr,
+        "POST",
+        "/api/quickmatch",
+        Some(&a),
+        Some(json!({"ruleset": "nope"})),
+    )
+    .await
+    .expect("bad ruleset");
+    assert_eq!((status, bad["code"].as_str()), (400, Some("bad_request")));
+    server.finish().await;
+}

@@ -115,6 +115,7 @@ pub fn config(dir: &std::path::Path, database_url: Option<String>) -> server::Co
     c.grace_ms = 200;
     c.reconnect_ms = 1500;
     c.next_hand_ms = 50;
+    c.quick_fill_ms = 300;
     // Test clients answer at once, far faster than people.
     c.client_rate = 10_000;
     c
