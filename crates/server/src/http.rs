@@ -18,6 +18,7 @@ use crate::room::{self, Command, Occupant};
 pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/healthz", get(health))
+        .route("/metrics", get(metrics))
         .route("/api/guests", post(sign_up))
         .route("/api/me", get(me))
         .route("/api/rooms", post(create_room).get(list_rooms))
@@ -33,6 +34,18 @@ pub fn routes() -> Router<AppState> {
 async fn health(State(state): State<AppState>) -> Result<&'static str, ApiError> {
     state.store.schema_version().await?;
     Ok("ok")
+}
+
+async fn metrics(
+    State(state): State<AppState>,
+) -> ([(axum::http::HeaderName, &'static str); 1], String) {
+    (
+        [(
+            axum::http::header::CONTENT_TYPE,
+            "text/plain; version=0.0.4",
+        )],
+        state.metrics.render(state.lobby.rooms().len()),
+    )
 }
 
 #[derive(Deserialize)]

@@ -7,6 +7,7 @@ pub mod config;
 pub mod error;
 pub mod http;
 pub mod lobby;
+pub mod metrics;
 pub mod quick;
 pub mod rating;
 pub mod restore;
@@ -38,6 +39,8 @@ pub struct AppState {
     pub timing: Timing,
     /// Quick-match queues.
     pub queues: Arc<quick::Queues>,
+    /// Counters for `/metrics`.
+    pub metrics: Arc<metrics::Metrics>,
 }
 
 impl AppState {
@@ -123,6 +126,7 @@ impl AppState {
             occupants,
             self.timing,
             start,
+            self.metrics.clone(),
         );
         self.lobby
             .add(record.id.clone(), code.clone(), handle.clone());
@@ -194,6 +198,7 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
         config: Arc::new(config),
         timing,
         queues: Arc::new(quick::Queues::default()),
+        metrics: Arc::new(metrics::Metrics::default()),
     };
     let restored = restore::restore_rooms(&state).await?;
     if restored > 0 {

@@ -123,6 +123,7 @@ async fn restore(state: &AppState, record: TableRecord) -> Result<(), RestoreErr
         occupants,
         state.timing,
         start,
+        state.metrics.clone(),
     );
     state.lobby.add(record.id.clone(), stored.code, handle);
     tracing::info!(table = %record.id, hand = record.hands_played, actions = log.len(), "table restored");

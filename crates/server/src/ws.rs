@@ -163,7 +163,15 @@ async fn hello(
     Ok((player, room, last_seq))
 }
 
-async fn session(state: AppState, table: Option<TableId>, mut socket: WebSocket, conn: u64) {
+async fn session(state: AppState, table: Option<TableId>, socket: WebSocket, conn: u64) {
+    let metrics = state.metrics.clone();
+    crate::metrics::bump(&metrics.connections_total);
+    metrics.connections_open.fetch_add(1, Ordering::Relaxed);
+    play(state, table, socket, conn).await;
+    metrics.connections_open.fetch_sub(1, Ordering::Relaxed);
+}
+
+async fn play(state: AppState, table: Option<TableId>, mut socket: WebSocket, conn: u64) {
     let (player, room, last_seq) = match hello(&state, table, &mut socket).await {
         Ok(x) => x,
         Err(message) => {
@@ -233,13 +241,16 @@ async fn session(state: AppState, table: Option<TableId>, mut socket: WebSocket,
                         break;
                     }
                 };
+                crate::metrics::bump(&state.metrics.messages_in_total);
                 if !bucket.take() {
+                    crate::metrics::bump(&state.metrics.messages_refused_total);
                     let _ = sink.send(error(None, ErrorCode::RateLimited, "too many messages: slow down")).await;
                     continue;
                 }
                 let message = match serde_json::from_str::<ClientMessage>(&text) {
                     Ok(m) => m,
                     Err(e) => {
+                        crate::metrics::bump(&state.metrics.messages_refused_total);
                         let _ = sink.send(error(None, ErrorCode::BadMessage, e.to_string())).await;
                         continue;
                     }

@@ -49,6 +49,7 @@ pub struct Room {
     next_hand_at: Option<Instant>,
     finished: bool,
     spectators: Vec<Spectator>,
+    metrics: Arc<crate::metrics::Metrics>,
     /// Players who escaped during the hand in play (their penalty is stored with the hand).
     escaped_in_hand: Vec<store::PlayerId>,
     summary: Arc<Mutex<RoomSummary>>,
@@ -62,6 +63,7 @@ impl Room {
         occupants: Vec<Occupant>,
         timing: Timing,
         start: super::Start,
+        metrics: Arc<crate::metrics::Metrics>,
     ) -> Room {
         let players = usize::from(settings.ruleset.rules().players());
         let super::Start {
@@ -103,6 +105,7 @@ impl Room {
             finished: false,
             escaped_in_hand: Vec::new(),
             spectators: Vec::new(),
+            metrics,
             summary,
         };
         room.publish_summary();
@@ -274,7 +277,7 @@ impl Room {
                 format!("`{action}` is not among the legal actions"),
             )),
             Some(_) => self
-                .accept(Seat::ALL[i], action)
+                .accept(Seat::ALL[i], action, false)
                 .await
                 .map_err(|e| (ErrorCode::Internal, e)),
         };
@@ -339,7 +342,7 @@ impl Room {
             }
             let action = self.bot_choice(i);
             if let Some(action) = action {
-                if let Err(e) = self.accept(seat, action).await {
+                if let Err(e) = self.accept(seat, action, true).await {
                     tracing::error!(error = %e, "a bot's action could not be logged");
                     return false;
                 }
@@ -371,7 +374,7 @@ impl Room {
 
     /// Logs the action, applies it, sends its events. Checked legal by the caller or chosen
     /// from the legal list; nothing changes when the log write fails.
-    async fn accept(&mut self, seat: Seat, action: Action) -> Result<(), String> {
+    async fn accept(&mut self, seat: Seat, action: Action, by_bot: bool) -> Result<(), String> {
         let Some(game) = &self.game else {
             return Err("no hand in play".into());
         };
@@ -390,6 +393,10 @@ impl Room {
             .await
             .map_err(|e| format!("the action could not be logged: {e}"))?;
         self.log_seq += 1;
+        crate::metrics::bump(&self.metrics.actions_total);
+        if by_bot && matches!(self.seats[seat.index()].occupant, Occupant::Player { .. }) {
+            crate::metrics::bump(&self.metrics.takeover_actions_total);
+        }
         let Some(game) = &mut self.game else {
             return Err("no hand in play".into());
         };
@@ -599,7 +606,10 @@ impl Room {
         let mut wait = Duration::from_millis(50);
         for attempt in 1.. {
             match self.store.record_hand(hand).await {
-                Ok(_) => return,
+                Ok(_) => {
+                    crate::metrics::bump(&self.metrics.hands_total);
+                    return;
+                }
                 Err(e) if e.is_transient() && attempt < 50 => {
                     tracing::warn!(error = %e, attempt, "storing a finished hand failed; retrying");
                     tokio::time::sleep(wait).await;
@@ -607,6 +617,7 @@ impl Room {
                 }
                 Err(e) => {
                     tracing::error!(error = %e, hand = hand.hand_no, "a finished hand was not stored");
+                    crate::metrics::bump(&self.metrics.hand_store_failures_total);
                     return;
                 }
             }
@@ -656,7 +667,7 @@ impl Room {
         for i in late {
             // The deadline passed: the bot decides for the seat.
             if let Some(action) = self.bot_choice(i)
-                && let Err(e) = self.accept(Seat::ALL[i], action).await
+                && let Err(e) = self.accept(Seat::ALL[i], action, true).await
             {
                 tracing::error!(error = %e, "a timed-out seat's action could not be logged");
             }

@@ -196,10 +196,11 @@ pub fn spawn(
     occupants: Vec<Occupant>,
     timing: Timing,
     start: Start,
+    metrics: Arc<crate::metrics::Metrics>,
 ) -> RoomHandle {
     let (tx, rx) = mpsc::channel(256);
     let table_id = table.clone();
-    let room = actor::Room::new(store, table, settings, occupants, timing, start);
+    let room = actor::Room::new(store, table, settings, occupants, timing, start, metrics);
     let summary = room.summary_cell();
     let span = tracing::info_span!("room", table = %table_id);
     tokio::spawn(tracing::Instrument::instrument(room.run(rx), span));
