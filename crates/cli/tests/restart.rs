@@ -17,7 +17,13 @@ fn serve(dir: &std::path::Path, port: u16, database: Option<&str>) -> Child {
     let mut command = Command::new(env!("CARGO_BIN_EXE_mahjong"));
     command
         .args(["serve", "--port", &port.to_string(), "--grace-ms", "10000"])
-        .args(["--next-hand-ms", "50", "--data-dir"])
+        .args([
+            "--next-hand-ms",
+            "50",
+            "--claim-window-ms",
+            "0",
+            "--data-dir",
+        ])
         .arg(dir)
         .env_remove("DATABASE_URL");
     if let Some(url) = database {

@@ -178,6 +178,7 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
         grace_ms: config.grace_ms,
         reconnect_ms: config.reconnect_ms,
         next_hand_ms: config.next_hand_ms,
+        claim_window_ms: config.claim_window_ms,
     };
     let addr = format!("{}:{}", config.bind, config.port);
     let listener = tokio::net::TcpListener::bind(&addr)

@@ -671,3 +671,73 @@ async fn quick_match_seats_waiting_players_together_and_fills_with_bots() {
     assert_eq!((status, bad["code"].as_str()), (400, Some("bad_request")));
     server.finish().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_claim_window_lasts_the_same_whoever_could_claim() {
+    const WINDOW: u64 = 250;
+    let server = common::sqlite_server_with(|c| c.claim_window_ms = WINDOW).await;
+    let addr = server.addr;
+    let (_, token) = guest(addr, "计时").await;
+    let (status, room) = http(
+        addr,
+        "POST",
+        "/api/rooms",
+        Some(&token),
+        Some(
+            json!({"ruleset": "sichuan-xuezhan", "hands": 1, "bots": ["basic", "basic", "basic"]}),
+        ),
+    )
+    .await
+    .expect("create room");
+    assert_eq!(status, 201, "{room}");
+    let table = room["table"].as_str().unwrap_or_default().to_string();
+    let mut client = Client::connect(addr, &table, &token, None)
+        .await
+        .expect("connect");
+    // After every discard, nothing more of the hand reaches the player before the window ends,
+    // whether anyone (the player included) could claim or not.
+    let mut discard_at: Option<std::time::Instant> = None;
+    let mut gaps = Vec::new();
+    let mut claim_prompts = 0;
+    loop {
+        let m = client.next(WAIT).await.expect("message").expect("open");
+        let now = std::time::Instant::now();
+        if let Some(at) = discard_at.take() {
+            if m["type"] == "event" || m["type"] == "hand_over" {
+                gaps.push(now - at);
+            } else {
+                discard_at = Some(at);
+            }
+        }
+        if m["event"]["kind"] == "discarded" {
+            discard_at = Some(now);
+        }
+        if let Some(legal) = prompt_of(&m) {
+            if legal.iter().any(|a| a["type"] == "pass") {
+                claim_prompts += 1;
+                let deadline = m["deadline_ms"].as_i64().unwrap_or(i64::MAX);
+                let now_ms = store::UnixMillis::now().0;
+                assert!(
+                    deadline - now_ms <= WINDOW as i64 + 50,
+                    "a claim is due within the window: {m}"
+                );
+            }
+            client.act(choose(&legal)).await.expect("act");
+        }
+        if m["type"] == "hand_over" {
+            break;
+        }
+    }
+    assert!(gaps.len() > 10, "{} discards", gaps.len());
+    let short: Vec<_> = gaps
+        .iter()
+        .filter(|g| **g < Duration::from_millis(WINDOW - 30))
+        .collect();
+    assert!(
+        short.is_empty(),
+        "windows closed early: {short:?} of {}",
+        gaps.len()
+    );
+    let _ = claim_prompts;
+    server.finish().await;
+}

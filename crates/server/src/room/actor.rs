@@ -24,6 +24,32 @@ struct Spectator {
     next_seq: u64,
 }
 
+/// A claim window held open: until when, and the events held back until then.
+struct Hold {
+    until: Instant,
+    until_ms: i64,
+    events: Vec<engine::Event>,
+}
+
+/// Whether an action answers a claim window (a discard or a kong that may be robbed).
+fn is_claim(a: &Action) -> bool {
+    matches!(
+        a,
+        Action::Win | Action::Pung | Action::ExposedKong | Action::Chow { .. } | Action::Pass
+    )
+}
+
+/// Whether an event offers a tile to the other seats, opening a claim window.
+fn opens_window(e: &engine::Event) -> bool {
+    match &e.kind {
+        engine::EventKind::Discarded { .. } => true,
+        engine::EventKind::Melded { meld: Some(m), .. } => {
+            m.kind == engine::MeldKind::Kong(engine::KongKind::Added)
+        }
+        _ => false,
+    }
+}
+
 /// A decision a player owes, with its deadline.
 #[derive(Clone, Debug)]
 struct Prompt {
@@ -49,6 +75,8 @@ pub struct Room {
     next_hand_at: Option<Instant>,
     finished: bool,
     spectators: Vec<Spectator>,
+    /// The claim window being held open, if any.
+    hold: Option<Hold>,
     metrics: Arc<crate::metrics::Metrics>,
     /// Players who escaped during the hand in play (their penalty is stored with the hand).
     escaped_in_hand: Vec<store::PlayerId>,
@@ -105,6 +133,7 @@ impl Room {
             finished: false,
             escaped_in_hand: Vec::new(),
             spectators: Vec::new(),
+            hold: None,
             metrics,
             summary,
         };
@@ -317,6 +346,10 @@ impl Room {
                 continue;
             }
             if self.game.as_ref().is_some_and(Game::is_over) {
+                if self.hold.is_some() {
+                    // The window's events go out first, when it closes.
+                    return;
+                }
                 self.finish_hand().await;
                 continue;
             }
@@ -332,8 +365,13 @@ impl Room {
     async fn bot_turn(&mut self) -> bool {
         let Some(game) = &self.game else { return false };
         let now = Instant::now();
+        let holding = self.hold.is_some();
         let owing: Vec<usize> = (0..self.seats.len())
-            .filter(|&i| !game.legal_actions(Seat::ALL[i]).is_empty())
+            .filter(|&i| {
+                let legal = game.legal_actions(Seat::ALL[i]);
+                // While a claim window is held, only claims are answered; the next turn waits.
+                !legal.is_empty() && (!holding || legal.iter().all(is_claim))
+            })
             .collect();
         for i in owing {
             let seat = Seat::ALL[i];
@@ -408,10 +446,47 @@ impl Room {
         Ok(())
     }
 
+    /// Sends events to the seats and spectators allowed to see them. After an event that offers
+    /// a tile, the rest are held back until the claim window closes (see [`Room::hold_open`]).
     fn distribute(&mut self, events: &[engine::Event]) {
+        for e in events {
+            if let Some(hold) = &mut self.hold {
+                hold.events.push(e.clone());
+                continue;
+            }
+            self.deliver(e);
+            if opens_window(e) {
+                self.hold_open();
+            }
+        }
+    }
+
+    /// Starts holding a claim window open, when someone could read its timing: a connected
+    /// player or a spectator.
+    fn hold_open(&mut self) {
+        let ms = self.timing.claim_window_ms;
+        let watched = self.seats.iter().any(|s| s.conn.is_some()) || !self.spectators.is_empty();
+        if ms == 0 || !watched {
+            return;
+        }
+        self.hold = Some(Hold {
+            until: Instant::now() + Duration::from_millis(ms),
+            until_ms: UnixMillis::now().plus_ms(ms as i64).0,
+            events: Vec::new(),
+        });
+    }
+
+    /// Closes the held claim window: its events go out, in order.
+    fn release(&mut self) {
+        if let Some(hold) = self.hold.take() {
+            self.distribute(&hold.events);
+        }
+    }
+
+    fn deliver(&mut self, e: &engine::Event) {
         let players = self.settings.ruleset.rules().players();
         let hand_no = self.hand_no();
-        for e in events {
+        {
             let wire = protocol::wire_event(&e.kind, players);
             let message = ServerMessage::Event {
                 hand_no,
@@ -433,6 +508,7 @@ impl Room {
         let Some(game) = &self.game else { return };
         let hand_no = self.hand_no();
         let action_ms = self.settings.action_ms;
+        let hold = self.hold.as_ref().map(|h| (h.until, h.until_ms));
         for i in 0..self.seats.len() {
             let legal = game.legal_actions(Seat::ALL[i]).to_vec();
             if legal.is_empty() {
@@ -442,10 +518,23 @@ impl Room {
             if self.prompts[i].as_ref().is_some_and(|p| p.legal == legal) {
                 continue;
             }
+            let mut deadline = Instant::now() + Duration::from_millis(action_ms);
+            let mut deadline_ms = UnixMillis::now().plus_ms(action_ms as i64).0;
+            if let Some((until, until_ms)) = hold {
+                if !legal.iter().all(is_claim) {
+                    // Not a claim: asked when the held window closes.
+                    self.prompts[i] = None;
+                    continue;
+                }
+                // A claim is made within the window, so the window's length never depends on
+                // who could claim.
+                deadline = deadline.min(until);
+                deadline_ms = deadline_ms.min(until_ms);
+            }
             let prompt = Prompt {
                 legal,
-                deadline: Instant::now() + Duration::from_millis(action_ms),
-                deadline_ms: UnixMillis::now().plus_ms(action_ms as i64).0,
+                deadline,
+                deadline_ms,
             };
             let info = prompt_info(hand_no, &prompt);
             self.prompts[i] = Some(prompt);
@@ -636,6 +725,9 @@ impl Room {
         for p in self.prompts.iter().flatten() {
             consider(p.deadline);
         }
+        if let Some(h) = &self.hold {
+            consider(h.until);
+        }
         let now = Instant::now();
         for s in &self.seats {
             if let (Some(t), false) = (s.dropped_at, s.escaped) {
@@ -671,6 +763,9 @@ impl Room {
             {
                 tracing::error!(error = %e, "a timed-out seat's action could not be logged");
             }
+        }
+        if self.hold.as_ref().is_some_and(|h| h.until <= now) {
+            self.release();
         }
     }
 

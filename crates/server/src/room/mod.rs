@@ -39,6 +39,8 @@ pub struct Timing {
     pub reconnect_ms: u64,
     /// Between hands.
     pub next_hand_ms: u64,
+    /// How long every discard's claim window stays open while anyone watches the table.
+    pub claim_window_ms: u64,
 }
 
 /// What the lobby shows of a room.
