@@ -155,10 +155,23 @@ pub enum ServeError {
 
 /// The whole application's routes.
 pub fn router(state: AppState) -> Router {
-    http::routes()
-        .route("/ws/tables/{table}", get(ws::upgrade))
-        .route("/ws/tables/{table}/watch", get(ws::watch))
-        .with_state(state)
+    let (api, doc) = http::routes().split_for_parts();
+    let doc = Arc::new(doc);
+    api.route(
+        "/api/openapi.json",
+        get(move || {
+            let doc = doc.clone();
+            async move { axum::Json(doc.as_ref().clone()) }
+        }),
+    )
+    .route("/ws/tables/{table}", get(ws::upgrade))
+    .route("/ws/tables/{table}/watch", get(ws::watch))
+    .with_state(state)
+}
+
+/// The OpenAPI document of the HTTP API, as `/api/openapi.json` serves it.
+pub fn openapi() -> utoipa::openapi::OpenApi {
+    http::routes().split_for_parts().1
 }
 
 /// A started server.

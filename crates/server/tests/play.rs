@@ -741,3 +741,58 @@ async fn every_claim_window_lasts_the_same_whoever_could_claim() {
     let _ = claim_prompts;
     server.finish().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_openapi_document_lists_every_http_route() {
+    let server = common::sqlite_server().await;
+    let (status, doc) = http(server.addr, "GET", "/api/openapi.json", None, None)
+        .await
+        .expect("openapi");
+    assert_eq!(status, 200);
+    assert!(
+        doc["openapi"].as_str().is_some_and(|v| v.starts_with("3.")),
+        "{doc}"
+    );
+    let paths = doc["paths"].as_object().cloned().unwrap_or_default();
+    for (path, method) in [
+        ("/healthz", "get"),
+        ("/metrics", "get"),
+        ("/api/guests", "post"),
+        ("/api/me", "get"),
+        ("/api/rooms", "post"),
+        ("/api/rooms", "get"),
+        ("/api/rooms/join", "post"),
+        ("/api/quickmatch", "post"),
+        ("/api/tables/{table}/hands", "get"),
+        ("/api/tables/{table}/hands/{hand}", "get"),
+        ("/api/players/{player}/history", "get"),
+        ("/api/leaderboards/{ruleset}", "get"),
+        ("/api/settle", "post"),
+    ] {
+        assert!(
+            paths.get(path).and_then(|p| p.get(method)).is_some(),
+            "{method} {path} is documented"
+        );
+    }
+    assert_eq!(
+        paths.len(),
+        12,
+        "no route undocumented, none extra: {:?}",
+        paths.keys().collect::<Vec<_>>()
+    );
+    let schemas = doc["components"]["schemas"]
+        .as_object()
+        .cloned()
+        .unwrap_or_default();
+    for name in [
+        "CreateRoom",
+        "Seated",
+        "SignedIn",
+        "ErrorBody",
+        "HandOut",
+        "BoardRow",
+    ] {
+        assert!(schemas.contains_key(name), "{name} schema");
+    }
+    server.finish().await;
+}
