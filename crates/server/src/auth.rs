@@ -45,6 +45,8 @@ pub async fn player_of(state: &AppState, token: &str) -> Result<Option<PlayerId>
 pub struct Authed {
     /// The player.
     pub player: PlayerId,
+    /// The session's token hash (to end or renew it).
+    pub token: TokenHash,
 }
 
 impl FromRequestParts<AppState> for Authed {
@@ -57,9 +59,13 @@ impl FromRequestParts<AppState> for Authed {
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.strip_prefix("Bearer "))
             .ok_or(ApiError::Unauthorized)?;
-        let player = player_of(state, token.trim())
+        let token = token.trim();
+        let player = player_of(state, token)
             .await?
             .ok_or(ApiError::Unauthorized)?;
-        Ok(Authed { player })
+        Ok(Authed {
+            player,
+            token: hash(token),
+        })
     }
 }

@@ -22,6 +22,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(health))
         .routes(routes!(metrics))
         .routes(routes!(sign_up))
+        .routes(routes!(renew_session, sign_out))
         .routes(routes!(me))
         .routes(routes!(create_room, list_rooms))
         .routes(routes!(join_by_code))
@@ -126,6 +127,40 @@ async fn sign_up(
             expires_ms: expires.0,
         }),
     ))
+}
+
+/// Signs in again with a valid token: a fresh token is issued with a new expiry and the old one
+/// stops working (guests keep their account by renewing before it expires).
+#[utoipa::path(post, path = "/api/sessions", responses((status = 201, body = SignedIn), (status = 401, body = ErrorBody)))]
+async fn renew_session(
+    State(state): State<AppState>,
+    authed: Authed,
+) -> Result<(StatusCode, Json<SignedIn>), ApiError> {
+    let player = state.store.player(&authed.player).await?;
+    let (token, hash) = new_token()?;
+    let seconds = i64::try_from(state.config.session_seconds).unwrap_or(i64::MAX / 1000);
+    let expires = UnixMillis::now().plus_ms(seconds.saturating_mul(1000));
+    state
+        .store
+        .create_session(&hash, &player.id, expires)
+        .await?;
+    state.store.delete_session(&authed.token).await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(SignedIn {
+            player: player.id,
+            display_name: player.display_name,
+            token,
+            expires_ms: expires.0,
+        }),
+    ))
+}
+
+/// Signs out: the token stops working.
+#[utoipa::path(delete, path = "/api/sessions", responses((status = 204, description = "signed out"), (status = 401, body = ErrorBody)))]
+async fn sign_out(State(state): State<AppState>, authed: Authed) -> Result<StatusCode, ApiError> {
+    state.store.delete_session(&authed.token).await?;
+    Ok(StatusCode::NO_CONTENT)
 }
 
 /// A player as the API shows one.

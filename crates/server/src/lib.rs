@@ -239,8 +239,30 @@ pub async fn serve(config: Config) -> Result<(), ServeError> {
         Ok(result) => result?,
         Err(e) => return Err(ServeError::Io(std::io::Error::other(e))),
     }
+    stop_rooms(&running.state).await;
     running.state.store.close().await;
     Ok(())
+}
+
+/// Asks every room to stop after its current work (its writes included), waiting up to ten
+/// seconds in all.
+pub async fn stop_rooms(state: &AppState) {
+    let mut waiting = Vec::new();
+    for room in state.lobby.rooms() {
+        let (done, stopped) = tokio::sync::oneshot::channel();
+        if room.send(room::Command::Shutdown { done }).await {
+            waiting.push(stopped);
+        }
+    }
+    let count = waiting.len();
+    let all = futures_util::future::join_all(waiting);
+    if tokio::time::timeout(std::time::Duration::from_secs(10), all)
+        .await
+        .is_err()
+    {
+        tracing::warn!("some rooms did not stop within 10 s");
+    }
+    tracing::info!(rooms = count, "rooms stopped");
 }
 
 async fn shutdown_signal() {

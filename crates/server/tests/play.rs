@@ -758,6 +758,8 @@ async fn the_openapi_document_lists_every_http_route() {
         ("/healthz", "get"),
         ("/metrics", "get"),
         ("/api/guests", "post"),
+        ("/api/sessions", "post"),
+        ("/api/sessions", "delete"),
         ("/api/me", "get"),
         ("/api/rooms", "post"),
         ("/api/rooms", "get"),
@@ -776,7 +778,7 @@ async fn the_openapi_document_lists_every_http_route() {
     }
     assert_eq!(
         paths.len(),
-        12,
+        13,
         "no route undocumented, none extra: {:?}",
         paths.keys().collect::<Vec<_>>()
     );
@@ -794,5 +796,70 @@ async fn the_openapi_document_lists_every_http_route() {
     ] {
         assert!(schemas.contains_key(name), "{name} schema");
     }
+    server.finish().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sessions_renew_and_end() {
+    let server = common::sqlite_server().await;
+    let addr = server.addr;
+    let (_, old) = guest(addr, "续期").await;
+    let (status, renewed) = http(addr, "POST", "/api/sessions", Some(&old), None)
+        .await
+        .expect("renew");
+    assert_eq!(status, 201, "{renewed}");
+    let new = renewed["token"].as_str().unwrap_or_default().to_string();
+    assert_ne!(new, old);
+    let (status, _) = http(addr, "GET", "/api/me", Some(&old), None)
+        .await
+        .expect("me");
+    assert_eq!(status, 401, "the old token stops working");
+    let (status, me) = http(addr, "GET", "/api/me", Some(&new), None)
+        .await
+        .expect("me");
+    assert_eq!((status, me["display_name"].as_str()), (200, Some("续期")));
+    let (status, _) = http(addr, "DELETE", "/api/sessions", Some(&new), None)
+        .await
+        .expect("sign out");
+    assert_eq!(status, 204);
+    let (status, body) = http(addr, "GET", "/api/me", Some(&new), None)
+        .await
+        .expect("me");
+    assert_eq!((status, body["code"].as_str()), (401, Some("unauthorized")));
+    server.finish().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stopping_the_server_stops_every_room_after_its_writes() {
+    let server = common::sqlite_server().await;
+    let addr = server.addr;
+    let (_, token) = guest(addr, "停机").await;
+    let (status, room) = http(
+        addr,
+        "POST",
+        "/api/rooms",
+        Some(&token),
+        Some(json!({"ruleset": "sichuan", "hands": 2, "bots": ["basic", "basic"]})),
+    )
+    .await
+    .expect("create room");
+    assert_eq!(status, 201, "{room}");
+    let code = room["code"].as_str().unwrap_or_default().to_string();
+    server::stop_rooms(&server.running.state).await;
+    let (_, late) = guest(addr, "来晚了").await;
+    let (status, body) = http(
+        addr,
+        "POST",
+        "/api/rooms/join",
+        Some(&late),
+        Some(json!({"code": code})),
+    )
+    .await
+    .expect("join");
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (409, Some("conflict")),
+        "{body}"
+    );
     server.finish().await;
 }

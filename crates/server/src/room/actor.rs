@@ -151,6 +151,10 @@ impl Room {
             let wake = self.next_wake();
             tokio::select! {
                 command = rx.recv() => match command {
+                    Some(Command::Shutdown { done }) => {
+                        let _ = done.send(());
+                        break;
+                    }
                     Some(c) => self.handle(c).await,
                     None => break,
                 },
@@ -214,6 +218,7 @@ impl Room {
                 }
             }
             Command::Unwatch { conn } => self.spectators.retain(|s| s.conn != conn),
+            Command::Shutdown { .. } => {}
             Command::Leave { player } => {
                 if let Some(i) = self.seat_of(&player) {
                     self.seats[i].conn = None;

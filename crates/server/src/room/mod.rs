@@ -121,6 +121,12 @@ pub enum Command {
         /// Who.
         player: PlayerId,
     },
+    /// The server is stopping: the room finishes what it is doing (every write included) and
+    /// stops; the hand resumes from the log at the next start.
+    Shutdown {
+        /// Answered when the room has stopped.
+        done: oneshot::Sender<()>,
+    },
 }
 
 /// Why a seat could not be taken.
