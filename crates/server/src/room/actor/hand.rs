@@ -1,0 +1,327 @@
+//! A hand's life in the room: dealing, bots' and players' decisions through one path
+//! (`accept`: logged, then applied), and the finished hand stored with everything it changes.
+
+use std::time::Duration;
+
+use engine::{Action, Game, Seat};
+use protocol::ServerMessage;
+use store::{FinishedHand, LoggedAction, SeatResult, TableStatus, UnixMillis};
+use tokio::time::Instant;
+
+use super::super::seat::Occupant;
+use super::window::is_claim;
+use super::{Room, random_u64, seed_commitment};
+
+impl Room {
+    // ---- play ----
+
+    /// Moves the table on as far as it goes without a player: deals, lets bots act, sends
+    /// prompts, ends hands.
+    pub(super) async fn progress(&mut self) {
+        for _ in 0..10_000 {
+            if self.finished {
+                return;
+            }
+            if self.game.is_none() {
+                // The first hand waits for every player to connect (or to run out of time
+                // and count as escaped); later hands deal on time and the bot covers absentees.
+                let first = self.hand_no() == 0;
+                let ready = self.seats.iter().all(|s| match s.occupant {
+                    Occupant::Empty => false,
+                    Occupant::Bot(_) => true,
+                    Occupant::Player { .. } => !first || s.conn.is_some() || s.escaped,
+                });
+                let due = self.next_hand_at.is_none_or(|t| t <= Instant::now());
+                if !(ready && due && self.start_hand().await) {
+                    return;
+                }
+                continue;
+            }
+            if self.game.as_ref().is_some_and(Game::is_over) {
+                if self.hold.is_some() {
+                    // The window's events go out first, when it closes.
+                    return;
+                }
+                self.finish_hand().await;
+                continue;
+            }
+            if !self.bot_turn().await {
+                self.refresh_prompts();
+                return;
+            }
+        }
+    }
+
+    /// One bot decision (for a bot seat, or a player's seat the bot is playing); false when
+    /// every remaining decision is a player's.
+    pub(super) async fn bot_turn(&mut self) -> bool {
+        let Some(game) = &self.game else { return false };
+        let now = Instant::now();
+        let holding = self.hold.is_some();
+        let owing: Vec<usize> = (0..self.seats.len())
+            .filter(|&i| {
+                let legal = game.legal_actions(Seat::ALL[i]);
+                // While a claim window is held, only claims are answered; the next turn waits.
+                !legal.is_empty() && (!holding || legal.iter().all(is_claim))
+            })
+            .collect();
+        for i in owing {
+            let seat = Seat::ALL[i];
+            if !self.bot_plays(i, now) {
+                continue;
+            }
+            let action = self.bot_choice(i);
+            if let Some(action) = action {
+                if let Err(e) = self.accept(seat, action, true).await {
+                    tracing::error!(error = %e, "a bot's action could not be logged");
+                    return false;
+                }
+                return true;
+            }
+        }
+        false
+    }
+
+    pub(super) fn bot_choice(&mut self, i: usize) -> Option<Action> {
+        let game = self.game.as_ref()?;
+        let view = game.view(Seat::ALL[i]);
+        let level = match &self.seats[i].occupant {
+            Occupant::Bot(level) => *level,
+            _ => bot::Level::Strong,
+        };
+        Some(level.policy().decide(&view, &view.legal, &mut self.rng))
+    }
+
+    pub(super) fn bot_plays(&self, i: usize, now: Instant) -> bool {
+        let seat = &self.seats[i];
+        match seat.occupant {
+            Occupant::Bot(_) | Occupant::Empty => true,
+            Occupant::Player { .. } => {
+                seat.escaped || seat.dropped_at.is_some_and(|t| now >= t + self.grace())
+            }
+        }
+    }
+
+    /// Logs the action, applies it, sends its events. Checked legal by the caller or chosen
+    /// from the legal list; nothing changes when the log write fails.
+    pub(super) async fn accept(
+        &mut self,
+        seat: Seat,
+        action: Action,
+        by_bot: bool,
+    ) -> Result<(), String> {
+        let Some(game) = &self.game else {
+            return Err("no hand in play".into());
+        };
+        if !game.legal_actions(seat).contains(&action) {
+            return Err(format!("`{action}` is not legal for seat {seat}"));
+        }
+        let entry = LoggedAction {
+            seq: self.log_seq,
+            hand_no: self.hand_no(),
+            seat: seat.index() as u8,
+            action: serde_json::to_value(action).unwrap_or_default(),
+            at: UnixMillis::now(),
+        };
+        self.store
+            .append_actions(&self.id, &[entry])
+            .await
+            .map_err(|e| format!("the action could not be logged: {e}"))?;
+        self.log_seq += 1;
+        crate::metrics::bump(&self.metrics.actions_total);
+        if by_bot && matches!(self.seats[seat.index()].occupant, Occupant::Player { .. }) {
+            crate::metrics::bump(&self.metrics.takeover_actions_total);
+        }
+        let Some(game) = &mut self.game else {
+            return Err("no hand in play".into());
+        };
+        let events = game
+            .apply(seat, action)
+            .map_err(|e| format!("engine refused a legal action: {e}"))?;
+        self.prompts[seat.index()] = None;
+        self.distribute(&events);
+        Ok(())
+    }
+
+    /// Sends events to the seats and spectators allowed to see them. After an event that offers
+    /// a tile, the rest are held back until the claim window closes (see [`Room::hold_open`]).
+    pub(super) async fn start_hand(&mut self) -> bool {
+        let seed = random_u64();
+        let hand_no = self.hand_no();
+        let entry = LoggedAction {
+            seq: self.log_seq,
+            hand_no,
+            seat: self.table.state().dealer.index() as u8,
+            action: serde_json::json!({"type": "deal", "seed": seed.to_string()}),
+            at: UnixMillis::now(),
+        };
+        if let Err(e) = self.store.append_actions(&self.id, &[entry]).await {
+            tracing::error!(error = %e, "the deal could not be logged; retrying later");
+            self.next_hand_at = Some(Instant::now() + Duration::from_secs(1));
+            return false;
+        }
+        self.log_seq += 1;
+        self.seed = seed;
+        let commitment = seed_commitment(seed);
+        self.seed_sha256 = Some(commitment.clone());
+        self.broadcast(ServerMessage::HandStarting {
+            hand_no,
+            seed_sha256: commitment.clone(),
+        });
+        let game = self.table.deal(seed);
+        let events = game.events().to_vec();
+        self.game = Some(game);
+        self.prompts = vec![None; self.seats.len()];
+        self.distribute(&events);
+        true
+    }
+
+    pub(super) async fn finish_hand(&mut self) {
+        let Some(game) = self.game.take() else { return };
+        let hand_no = self.hand_no();
+        let settlement = match self.table.finish(&game) {
+            Ok(s) => s,
+            Err(e) => {
+                tracing::error!(error = %e, "a finished hand could not be settled");
+                self.finished = true;
+                return;
+            }
+        };
+        let players = self.settings.ruleset.rules().players();
+        let wire = protocol::settlement(&settlement, players);
+        self.finished = self.table.state().hands_played as u64 >= self.settings.hands;
+        let hand = FinishedHand {
+            table: self.id.clone(),
+            hand_no,
+            ruleset: self.settings.ruleset.id().to_string(),
+            seed: self.seed,
+            dealer: game.dealer().index() as u8,
+            ending: ending(&game).into(),
+            seats: self
+                .seats
+                .iter()
+                .enumerate()
+                .map(|(i, s)| SeatResult {
+                    player: s.player().cloned(),
+                    delta: settlement.deltas.0[i],
+                })
+                .collect(),
+            fans: serde_json::to_value(&wire).unwrap_or_default(),
+            record: serde_json::to_value(engine::record::HandRecord::of(&game)).unwrap_or_default(),
+            carried: serde_json::to_value(self.table.state()).unwrap_or_default(),
+            table_status: if self.finished {
+                TableStatus::Finished
+            } else {
+                TableStatus::Playing
+            },
+            escapes: self.escapes(),
+            ratings: if self.finished {
+                self.rating_changes().await
+            } else {
+                Vec::new()
+            },
+            finished: UnixMillis::now(),
+        };
+        self.store_hand(&hand).await;
+        let scores: Vec<i64> = self.table.state().scores.0[..usize::from(players)].to_vec();
+        self.broadcast(ServerMessage::HandOver {
+            hand_no,
+            seed: self.seed.to_string(),
+            settlement: wire,
+            scores,
+        });
+        self.prompts = vec![None; self.seats.len()];
+        self.seed_sha256 = None;
+        self.escaped_in_hand.clear();
+        if self.finished {
+            self.broadcast(ServerMessage::TableClosed {
+                reason: "the match is over".into(),
+            });
+        } else {
+            self.next_hand_at =
+                Some(Instant::now() + Duration::from_millis(self.timing.next_hand_ms));
+        }
+        self.publish_summary();
+    }
+
+    /// The penalties of the players who escaped during the hand, as the ruleset sets them.
+    pub(super) fn escapes(&self) -> Vec<store::Escape> {
+        let Some(points) = self.settings.ruleset.rules().escape_penalty() else {
+            return Vec::new();
+        };
+        self.escaped_in_hand
+            .iter()
+            .map(|p| store::Escape {
+                player: p.clone(),
+                points,
+            })
+            .collect()
+    }
+
+    /// The rating changes of a table that just finished, from its final scores
+    /// (`crate::rating`). A rating that cannot be read leaves that table unrated.
+    pub(super) async fn rating_changes(&self) -> Vec<store::RatingChange> {
+        let ruleset = self.settings.ruleset.id().to_string();
+        let mut placements = Vec::new();
+        for (i, seat) in self.seats.iter().enumerate() {
+            let rating = match seat.player() {
+                Some(p) => match self.store.rating(p, &ruleset).await {
+                    Ok((r, _)) => Some(r),
+                    Err(e) => {
+                        tracing::error!(error = %e, "ratings unavailable; the table is not rated");
+                        return Vec::new();
+                    }
+                },
+                None => None,
+            };
+            placements.push(crate::rating::Placement {
+                rating,
+                score: self.table.state().scores.0[i],
+            });
+        }
+        let changes = crate::rating::changes(&placements);
+        self.seats
+            .iter()
+            .zip(changes)
+            .filter_map(|(s, delta)| {
+                s.player().map(|p| store::RatingChange {
+                    player: p.clone(),
+                    delta,
+                })
+            })
+            .collect()
+    }
+
+    /// Stores a finished hand, retrying while the database is unreachable: a result is never
+    /// dropped (a retry of a stored hand changes nothing).
+    pub(super) async fn store_hand(&self, hand: &FinishedHand) {
+        let mut wait = Duration::from_millis(50);
+        for attempt in 1.. {
+            match self.store.record_hand(hand).await {
+                Ok(_) => {
+                    crate::metrics::bump(&self.metrics.hands_total);
+                    return;
+                }
+                Err(e) if e.is_transient() && attempt < 50 => {
+                    tracing::warn!(error = %e, attempt, "storing a finished hand failed; retrying");
+                    tokio::time::sleep(wait).await;
+                    wait = (wait * 2).min(Duration::from_secs(5));
+                }
+                Err(e) => {
+                    tracing::error!(error = %e, hand = hand.hand_no, "a finished hand was not stored");
+                    crate::metrics::bump(&self.metrics.hand_store_failures_total);
+                    return;
+                }
+            }
+        }
+    }
+}
+
+fn ending(game: &Game) -> &'static str {
+    match game.wins() {
+        [] => "drawn",
+        [w] if w.from.is_none() => "self_draw",
+        [_] => "discard",
+        _ => "multi_win",
+    }
+}

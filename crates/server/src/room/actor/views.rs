@@ -1,0 +1,157 @@
+//! What the room shows: snapshots for players and spectators, seat statuses, the lobby's
+//! summary, and the stored seating.
+
+use std::time::Duration;
+
+use engine::Seat;
+use protocol::{ServerMessage, TableSnapshot};
+use store::TableStatus;
+use tokio::time::Instant;
+
+use super::super::seat::Occupant;
+use super::Room;
+use super::window::prompt_info;
+use std::sync::Arc;
+use tokio::sync::mpsc;
+
+/// A spectator's connection: its id, its queue of frames with the time each is due, and the
+/// next `seq` of its stream.
+pub(super) struct Spectator {
+    pub(super) conn: u64,
+    pub(super) tx: mpsc::Sender<(Instant, Arc<str>)>,
+    pub(super) next_seq: u64,
+}
+
+impl Room {
+    // ---- views ----
+
+    pub(super) fn hand_no(&self) -> u64 {
+        u64::from(self.table.state().hands_played)
+    }
+
+    pub(super) fn seat_of(&self, player: &store::PlayerId) -> Option<usize> {
+        self.seats.iter().position(|s| s.player() == Some(player))
+    }
+
+    pub(super) fn snapshot(&self, i: usize) -> TableSnapshot {
+        let players = usize::from(self.settings.ruleset.rules().players());
+        TableSnapshot {
+            table: self.id.to_string(),
+            ruleset: self.settings.ruleset.id().to_string(),
+            seat: Some(i as u8),
+            seats: self.seat_infos(),
+            scores: self.table.state().scores.0[..players].to_vec(),
+            hand_no: self.hand_no(),
+            seed_sha256: self.seed_sha256.clone(),
+            view: self
+                .game
+                .as_ref()
+                .map(|g| protocol::view(&g.view(Seat::ALL[i]))),
+            prompt: self.prompts[i]
+                .as_ref()
+                .map(|p| prompt_info(self.hand_no(), p)),
+        }
+    }
+
+    /// What a spectator sees on arrival: the table without anyone's concealed tiles.
+    pub(super) fn public_snapshot(&self) -> TableSnapshot {
+        let players = usize::from(self.settings.ruleset.rules().players());
+        TableSnapshot {
+            table: self.id.to_string(),
+            ruleset: self.settings.ruleset.id().to_string(),
+            seat: None,
+            seats: self.seat_infos(),
+            scores: self.table.state().scores.0[..players].to_vec(),
+            hand_no: self.hand_no(),
+            seed_sha256: self.seed_sha256.clone(),
+            view: self
+                .game
+                .as_ref()
+                .map(|g| protocol::public_view(&g.view(Seat::ALL[0]))),
+            prompt: None,
+        }
+    }
+
+    /// A message for every seat's stream and every spectator.
+    pub(super) fn broadcast(&mut self, message: ServerMessage) {
+        for seat in &mut self.seats {
+            seat.push(message.clone());
+        }
+        self.send_spectators(&message);
+    }
+
+    /// A public message for the spectators, due after the room's spectator delay. A spectator
+    /// that cannot keep up is dropped.
+    pub(super) fn send_spectators(&mut self, message: &ServerMessage) {
+        if self.spectators.is_empty() {
+            return;
+        }
+        let due = Instant::now() + Duration::from_millis(self.settings.spectator_delay_ms);
+        self.spectators.retain_mut(|s| {
+            let frame = serde_json::to_string(&protocol::Envelope {
+                seq: Some(s.next_seq),
+                message: message.clone(),
+            })
+            .unwrap_or_default();
+            s.next_seq += 1;
+            s.tx.try_send((due, frame.into())).is_ok()
+        });
+    }
+
+    pub(super) fn seat_infos(&self) -> Vec<protocol::SeatInfo> {
+        let now = Instant::now();
+        self.seats
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let over = s.dropped_at.is_some_and(|t| now >= t + self.grace());
+                s.info(i as u8, over)
+            })
+            .collect()
+    }
+
+    /// Tells every seat about seats whose status changed, and updates the lobby's summary.
+    pub(super) fn refresh_statuses(&mut self) {
+        let infos = self.seat_infos();
+        for (i, info) in infos.iter().enumerate() {
+            if self.announced[i] != info.status {
+                self.announced[i] = info.status;
+                self.broadcast(ServerMessage::SeatChanged(info.clone()));
+            }
+        }
+        self.publish_summary();
+    }
+
+    pub(super) fn publish_summary(&self) {
+        let seats = self.seat_infos();
+        let full = self
+            .seats
+            .iter()
+            .all(|s| !matches!(s.occupant, Occupant::Empty));
+        if let Ok(mut s) = self.summary.lock() {
+            s.seats = seats;
+            s.hands_played = self.hand_no();
+            s.closed_to_joins = full || self.finished;
+        }
+    }
+
+    pub(super) async fn persist_seats(&self) {
+        let seats: Vec<store::SeatOccupant> =
+            self.seats.iter().map(|s| s.occupant.stored()).collect();
+        if let Err(e) = self.store.set_table_seats(&self.id, &seats).await {
+            tracing::error!(error = %e, "seats could not be stored");
+        }
+        let full = self
+            .seats
+            .iter()
+            .all(|s| !matches!(s.occupant, Occupant::Empty));
+        if full
+            && let Err(e) = self
+                .store
+                .set_table_status(&self.id, TableStatus::Playing)
+                .await
+        {
+            tracing::error!(error = %e, "table status could not be stored");
+        }
+    }
+}

@@ -1,0 +1,141 @@
+//! Events out to the seats, and the claim window held open after every discard so that its
+//! length never depends on who could claim.
+
+use std::time::Duration;
+
+use engine::{Action, Seat};
+use protocol::{PromptInfo, ServerMessage};
+use store::UnixMillis;
+use tokio::time::Instant;
+
+use super::{Prompt, Room};
+
+/// A claim window held open: until when, and the events held back until then.
+pub(super) struct Hold {
+    pub(super) until: Instant,
+    pub(super) until_ms: i64,
+    pub(super) events: Vec<engine::Event>,
+}
+
+/// Whether an action answers a claim window (a discard or a kong that may be robbed).
+pub(super) fn is_claim(a: &Action) -> bool {
+    matches!(
+        a,
+        Action::Win | Action::Pung | Action::ExposedKong | Action::Chow { .. } | Action::Pass
+    )
+}
+
+/// Whether an event offers a tile to the other seats, opening a claim window.
+fn opens_window(e: &engine::Event) -> bool {
+    match &e.kind {
+        engine::EventKind::Discarded { .. } => true,
+        engine::EventKind::Melded { meld: Some(m), .. } => {
+            m.kind == engine::MeldKind::Kong(engine::KongKind::Added)
+        }
+        _ => false,
+    }
+}
+
+impl Room {
+    pub(super) fn distribute(&mut self, events: &[engine::Event]) {
+        for e in events {
+            if let Some(hold) = &mut self.hold {
+                hold.events.push(e.clone());
+                continue;
+            }
+            self.deliver(e);
+            if opens_window(e) {
+                self.hold_open();
+            }
+        }
+    }
+
+    /// Starts holding a claim window open, when someone could read its timing: a connected
+    /// player or a spectator.
+    pub(super) fn hold_open(&mut self) {
+        let ms = self.timing.claim_window_ms;
+        let watched = self.seats.iter().any(|s| s.conn.is_some()) || !self.spectators.is_empty();
+        if ms == 0 || !watched {
+            return;
+        }
+        self.hold = Some(Hold {
+            until: Instant::now() + Duration::from_millis(ms),
+            until_ms: UnixMillis::now().plus_ms(ms as i64).0,
+            events: Vec::new(),
+        });
+    }
+
+    /// Closes the held claim window: its events go out, in order.
+    pub(super) fn release(&mut self) {
+        if let Some(hold) = self.hold.take() {
+            self.distribute(&hold.events);
+        }
+    }
+
+    pub(super) fn deliver(&mut self, e: &engine::Event) {
+        let players = self.settings.ruleset.rules().players();
+        let hand_no = self.hand_no();
+        {
+            let wire = protocol::wire_event(&e.kind, players);
+            let message = ServerMessage::Event {
+                hand_no,
+                event: wire,
+            };
+            for (i, seat) in self.seats.iter_mut().enumerate() {
+                if e.audience.includes(Seat::ALL[i]) {
+                    seat.push(message.clone());
+                }
+            }
+            if e.audience.is_public() {
+                self.send_spectators(&message);
+            }
+        }
+    }
+
+    /// Sends a prompt to every player who owes a decision and has none (or an outdated one).
+    pub(super) fn refresh_prompts(&mut self) {
+        let Some(game) = &self.game else { return };
+        let hand_no = self.hand_no();
+        let action_ms = self.settings.action_ms;
+        let hold = self.hold.as_ref().map(|h| (h.until, h.until_ms));
+        for i in 0..self.seats.len() {
+            let legal = game.legal_actions(Seat::ALL[i]).to_vec();
+            if legal.is_empty() {
+                self.prompts[i] = None;
+                continue;
+            }
+            if self.prompts[i].as_ref().is_some_and(|p| p.legal == legal) {
+                continue;
+            }
+            let mut deadline = Instant::now() + Duration::from_millis(action_ms);
+            let mut deadline_ms = UnixMillis::now().plus_ms(action_ms as i64).0;
+            if let Some((until, until_ms)) = hold {
+                if !legal.iter().all(is_claim) {
+                    // Not a claim: asked when the held window closes.
+                    self.prompts[i] = None;
+                    continue;
+                }
+                // A claim is made within the window, so the window's length never depends on
+                // who could claim.
+                deadline = deadline.min(until);
+                deadline_ms = deadline_ms.min(until_ms);
+            }
+            let prompt = Prompt {
+                legal,
+                deadline,
+                deadline_ms,
+            };
+            let info = prompt_info(hand_no, &prompt);
+            self.prompts[i] = Some(prompt);
+            self.seats[i].push(ServerMessage::Prompt(info));
+        }
+    }
+}
+
+pub(super) fn prompt_info(hand_no: u64, p: &Prompt) -> PromptInfo {
+    PromptInfo {
+        hand_no,
+        legal: p.legal.iter().map(|&a| a.into()).collect(),
+        deadline_ms: p.deadline_ms,
+    }
+}
