@@ -863,3 +863,119 @@ async fn stopping_the_server_stops_every_room_after_its_writes() {
     );
     server.finish().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_back_on_a_new_connection_gets_a_snapshot_and_finishes_the_hand() {
+    for server in common::servers().await {
+        snapshot_on_return(server.addr).await;
+        server.finish().await;
+    }
+}
+
+async fn snapshot_on_return(addr: std::net::SocketAddr) {
+    let (_, token) = guest(addr, "回来").await;
+    let (status, room) = http(
+        addr,
+        "POST",
+        "/api/rooms",
+        Some(&token),
+        Some(
+            json!({"ruleset": "sichuan-xuezhan", "hands": 1, "bots": ["basic", "basic", "basic"],
+                    "action_seconds": 60}),
+        ),
+    )
+    .await
+    .expect("create room");
+    assert_eq!(status, 201, "{room}");
+    let table = room["table"].as_str().unwrap_or_default().to_string();
+    let mut first = Client::connect(addr, &table, &token, None)
+        .await
+        .expect("connect");
+    let mut answered = 0;
+    while answered < 2 {
+        let m = first.next(WAIT).await.expect("message").expect("open");
+        if let Some(legal) = prompt_of(&m) {
+            first.act(choose(&legal)).await.expect("act");
+            answered += 1;
+        }
+    }
+    drop(first);
+    // A new device: no last seq, so the whole table comes as a snapshot.
+    let mut again = Client::connect(addr, &table, &token, None)
+        .await
+        .expect("reconnect");
+    let snapshot = loop {
+        let m = again.next(WAIT).await.expect("message").expect("open");
+        if m["type"] == "snapshot" {
+            break m;
+        }
+    };
+    let view = &snapshot["table"]["view"];
+    assert_eq!(snapshot["table"]["seat"], 0);
+    assert!(
+        view["hand"].as_array().is_some_and(|h| !h.is_empty()),
+        "its own tiles: {snapshot}"
+    );
+    let over = {
+        let mut pending = prompt_of(&snapshot);
+        loop {
+            if let Some(legal) = pending.take() {
+                again.act(choose(&legal)).await.expect("act");
+            }
+            let m = again.next(WAIT).await.expect("message").expect("open");
+            if m["type"] == "hand_over" {
+                break m;
+            }
+            pending = prompt_of(&m);
+        }
+    };
+    assert!(over["settlement"]["deltas"].is_array());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_action_when_none_is_owed_is_not_your_turn() {
+    let server = common::sqlite_server().await;
+    let addr = server.addr;
+    let (_, a) = guest(addr, "甲").await;
+    let (_, b) = guest(addr, "乙").await;
+    let (_, room) = http(
+        addr,
+        "POST",
+        "/api/rooms",
+        Some(&a),
+        Some(json!({"ruleset": "sichuan", "hands": 1, "bots": ["basic", "basic"]})),
+    )
+    .await
+    .expect("create room");
+    let table = room["table"].as_str().unwrap_or_default().to_string();
+    let code = room["code"].as_str().unwrap_or_default().to_string();
+    let (status, _) = http(
+        addr,
+        "POST",
+        "/api/rooms/join",
+        Some(&b),
+        Some(json!({"code": code})),
+    )
+    .await
+    .expect("join");
+    assert_eq!(status, 200);
+    // The first hand waits for both players: nothing is owed yet.
+    let mut c = Client::connect(addr, &table, &a, None)
+        .await
+        .expect("connect");
+    c.send(json!({"type": "act", "id": 9, "action": {"type": "discard", "tile": "1m"}}))
+        .await
+        .expect("send");
+    loop {
+        let m = c.next(WAIT).await.expect("reply").expect("open");
+        if m["type"] == "error" {
+            assert_eq!(
+                (m["id"].as_u64(), m["code"].as_str()),
+                (Some(9), Some("not_your_turn")),
+                "{m}"
+            );
+            break;
+        }
+    }
+    server.finish().await;
+}
