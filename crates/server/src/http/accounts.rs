@@ -1,0 +1,127 @@
+//! Guests and sessions.
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::StatusCode;
+use serde::{Deserialize, Serialize};
+use store::{PlayerId, UnixMillis};
+use utoipa::ToSchema;
+
+use super::ErrorBody;
+use crate::AppState;
+use crate::auth::{Authed, new_token};
+use crate::error::ApiError;
+
+#[derive(Deserialize, ToSchema)]
+pub(super) struct SignUp {
+    display_name: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub(super) struct SignedIn {
+    #[schema(value_type = String)]
+    player: PlayerId,
+    display_name: String,
+    token: String,
+    expires_ms: i64,
+}
+
+/// The longest display name, in characters.
+const MAX_NAME: usize = 24;
+
+fn display_name(raw: &str) -> Result<String, ApiError> {
+    let name = raw.trim();
+    let chars = name.chars().count();
+    if chars == 0 || chars > MAX_NAME || name.chars().any(char::is_control) {
+        return Err(ApiError::BadRequest(format!(
+            "display_name must be 1 to {MAX_NAME} characters, without control characters"
+        )));
+    }
+    Ok(name.to_string())
+}
+
+/// Signs up a guest and issues a session token (send it as `Authorization: Bearer <token>`).
+#[utoipa::path(post, path = "/api/guests", request_body = SignUp, responses((status = 201, body = SignedIn), (status = 400, body = ErrorBody)))]
+pub(super) async fn sign_up(
+    State(state): State<AppState>,
+    Json(body): Json<SignUp>,
+) -> Result<(StatusCode, Json<SignedIn>), ApiError> {
+    let name = display_name(&body.display_name)?;
+    let player = state.store.create_player(&name).await?;
+    let (token, hash) = new_token()?;
+    let seconds = i64::try_from(state.config.session_seconds).unwrap_or(i64::MAX / 1000);
+    let expires = UnixMillis::now().plus_ms(seconds.saturating_mul(1000));
+    state
+        .store
+        .create_session(&hash, &player.id, expires)
+        .await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(SignedIn {
+            player: player.id,
+            display_name: player.display_name,
+            token,
+            expires_ms: expires.0,
+        }),
+    ))
+}
+
+/// Signs in again with a valid token: a fresh token is issued with a new expiry and the old one
+/// stops working (guests keep their account by renewing before it expires).
+#[utoipa::path(post, path = "/api/sessions", responses((status = 201, body = SignedIn), (status = 401, body = ErrorBody)))]
+pub(super) async fn renew_session(
+    State(state): State<AppState>,
+    authed: Authed,
+) -> Result<(StatusCode, Json<SignedIn>), ApiError> {
+    let player = state.store.player(&authed.player).await?;
+    let (token, hash) = new_token()?;
+    let seconds = i64::try_from(state.config.session_seconds).unwrap_or(i64::MAX / 1000);
+    let expires = UnixMillis::now().plus_ms(seconds.saturating_mul(1000));
+    state
+        .store
+        .create_session(&hash, &player.id, expires)
+        .await?;
+    state.store.delete_session(&authed.token).await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(SignedIn {
+            player: player.id,
+            display_name: player.display_name,
+            token,
+            expires_ms: expires.0,
+        }),
+    ))
+}
+
+/// Signs out: the token stops working.
+#[utoipa::path(delete, path = "/api/sessions", responses((status = 204, description = "signed out"), (status = 401, body = ErrorBody)))]
+pub(super) async fn sign_out(
+    State(state): State<AppState>,
+    authed: Authed,
+) -> Result<StatusCode, ApiError> {
+    state.store.delete_session(&authed.token).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// A player as the API shows one.
+#[derive(Serialize, ToSchema)]
+pub(super) struct PlayerOut {
+    #[schema(value_type = String)]
+    id: PlayerId,
+    display_name: String,
+    created_ms: i64,
+}
+
+/// The signed-in player.
+#[utoipa::path(get, path = "/api/me", responses((status = 200, body = PlayerOut), (status = 401, body = ErrorBody)))]
+pub(super) async fn me(
+    State(state): State<AppState>,
+    authed: Authed,
+) -> Result<Json<PlayerOut>, ApiError> {
+    let p = state.store.player(&authed.player).await?;
+    Ok(Json(PlayerOut {
+        id: p.id,
+        display_name: p.display_name,
+        created_ms: p.created.0,
+    }))
+}

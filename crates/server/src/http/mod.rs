@@ -1,0 +1,75 @@
+//! The HTTP API: guests, rooms, the lobby, histories, leaderboards, health.
+
+use axum::extract::State;
+use serde::Serialize;
+use utoipa::{OpenApi, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::AppState;
+use crate::error::ApiError;
+
+mod accounts;
+mod records;
+mod rooms;
+
+pub use rooms::Seated;
+
+/// The API's routes.
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::with_openapi(ApiDoc::openapi())
+        .routes(routes!(health))
+        .routes(routes!(metrics))
+        .routes(routes!(accounts::sign_up))
+        .routes(routes!(accounts::renew_session, accounts::sign_out))
+        .routes(routes!(accounts::me))
+        .routes(routes!(rooms::create_room, rooms::list_rooms))
+        .routes(routes!(rooms::join_by_code))
+        .routes(routes!(rooms::quickmatch))
+        .routes(routes!(records::table_hands))
+        .routes(routes!(records::hand_replay))
+        .routes(routes!(records::history))
+        .routes(routes!(records::leaderboard))
+        .routes(routes!(records::settle))
+}
+
+/// The document's frame; every path is added from its handler's annotation.
+#[derive(utoipa::OpenApi)]
+#[openapi(
+    info(
+        title = "mahjong server",
+        description = "HTTP API of the authoritative mahjong server. Play happens over WebSockets: see proto/README.md."
+    ),
+    components(schemas(ErrorBody))
+)]
+struct ApiDoc;
+
+/// An error answer.
+#[derive(Serialize, ToSchema)]
+pub struct ErrorBody {
+    /// `bad_request`, `unauthorized`, `not_found`, `conflict`, `store_unavailable` or `internal`.
+    pub code: String,
+    /// For people.
+    pub message: String,
+}
+
+/// Whether the server and its database answer.
+#[utoipa::path(get, path = "/healthz", responses((status = 200, description = "`ok`", body = String), (status = 503, description = "the database does not answer", body = ErrorBody)))]
+async fn health(State(state): State<AppState>) -> Result<&'static str, ApiError> {
+    state.store.schema_version().await?;
+    Ok("ok")
+}
+
+/// Counters and process figures in the Prometheus text format.
+#[utoipa::path(get, path = "/metrics", responses((status = 200, description = "Prometheus text", body = String, content_type = "text/plain")))]
+async fn metrics(
+    State(state): State<AppState>,
+) -> ([(axum::http::HeaderName, &'static str); 1], String) {
+    (
+        [(
+            axum::http::header::CONTENT_TYPE,
+            "text/plain; version=0.0.4",
+        )],
+        state.metrics.render(state.lobby.rooms().len()),
+    )
+}

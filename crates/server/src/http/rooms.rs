@@ -1,0 +1,220 @@
+//! Rooms: creating, listing, joining, quick match.
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::StatusCode;
+use engine::ruleset::{RawOptions, Ruleset};
+use serde::{Deserialize, Serialize};
+use store::TableId;
+use utoipa::ToSchema;
+
+use super::ErrorBody;
+use crate::AppState;
+use crate::RoomSpec;
+use crate::auth::Authed;
+use crate::error::ApiError;
+use crate::room::{self, Command, Occupant};
+
+#[derive(Deserialize, ToSchema)]
+pub(super) struct CreateRoom {
+    /// Ruleset preset id (`sichuan`, `sichuan-xuezhan`, `sichuan-xuezhan-9` …).
+    ruleset: String,
+    /// The ruleset's options (see README).
+    #[serde(default)]
+    #[schema(value_type = Object)]
+    options: RawOptions,
+    /// Bot levels for the seats after the creator's (fewer: the rest wait for players).
+    #[serde(default)]
+    bots: Vec<String>,
+    #[serde(default = "default_action_seconds")]
+    action_seconds: u64,
+    #[serde(default = "default_hands")]
+    hands: u64,
+    #[serde(default = "default_public")]
+    public: bool,
+    /// How far spectators are behind play (0 to 600 seconds).
+    #[serde(default)]
+    spectator_delay_seconds: u64,
+}
+
+fn default_action_seconds() -> u64 {
+    20
+}
+fn default_hands() -> u64 {
+    8
+}
+fn default_public() -> bool {
+    true
+}
+
+/// Where a player sits.
+#[derive(Serialize, ToSchema)]
+pub struct Seated {
+    /// The table.
+    #[schema(value_type = String)]
+    pub table: TableId,
+    /// The seat.
+    pub seat: u8,
+    /// The room's join code.
+    pub code: String,
+}
+
+/// Creates a room; the creator takes seat 0 and bots the next seats.
+#[utoipa::path(post, path = "/api/rooms", request_body = CreateRoom, responses((status = 201, body = Seated), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
+pub(super) async fn create_room(
+    State(state): State<AppState>,
+    authed: Authed,
+    Json(body): Json<CreateRoom>,
+) -> Result<(StatusCode, Json<Seated>), ApiError> {
+    let id = body
+        .ruleset
+        .parse()
+        .map_err(|e| ApiError::BadRequest(format!("{e}")))?;
+    let ruleset =
+        Ruleset::new(id, &body.options).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    let players = usize::from(ruleset.rules().players());
+    if body.bots.len() >= players {
+        return Err(ApiError::BadRequest(format!(
+            "at most {} bots: the creator takes a seat",
+            players - 1
+        )));
+    }
+    let bots = body
+        .bots
+        .iter()
+        .map(|b| {
+            b.parse::<bot::Level>()
+                .map_err(|e| ApiError::BadRequest(e.to_string()))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if !(3..=300).contains(&body.action_seconds) {
+        return Err(ApiError::BadRequest(
+            "action_seconds must be 3 to 300".into(),
+        ));
+    }
+    if body.spectator_delay_seconds > 600 {
+        return Err(ApiError::BadRequest(
+            "spectator_delay_seconds must be 0 to 600".into(),
+        ));
+    }
+    if !(1..=64).contains(&body.hands) {
+        return Err(ApiError::BadRequest("hands must be 1 to 64".into()));
+    }
+    let player = state.store.player(&authed.player).await?;
+    let mut occupants = vec![Occupant::Empty];
+    occupants.extend(bots.iter().map(|&l| Occupant::Bot(l)));
+    let room = RoomSpec {
+        action_ms: body.action_seconds * 1000,
+        hands: body.hands,
+        public: body.public,
+        spectator_delay_ms: body.spectator_delay_seconds * 1000,
+    };
+    let (table, code, handle) = state
+        .open_room(ruleset, body.options.clone(), room, occupants)
+        .await?;
+    let seat = join(&handle, player).await?;
+    Ok((StatusCode::CREATED, Json(Seated { table, seat, code })))
+}
+
+pub(super) async fn join(handle: &room::RoomHandle, player: store::Player) -> Result<u8, ApiError> {
+    let (reply, answer) = tokio::sync::oneshot::channel();
+    let sent = handle
+        .send(Command::Join {
+            player: player.id,
+            name: player.display_name,
+            reply,
+        })
+        .await;
+    if !sent {
+        return Err(ApiError::Conflict("the table is closed".into()));
+    }
+    answer
+        .await
+        .map_err(|_| ApiError::Conflict("the table is closed".into()))?
+        .map_err(|e| ApiError::Conflict(e.to_string()))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub(super) struct QuickMatch {
+    ruleset: String,
+}
+
+/// Waits (long poll) until the player is seated: with other players when a table's worth wait,
+/// else with bots after the server's quick-match wait.
+#[utoipa::path(post, path = "/api/quickmatch", request_body = QuickMatch, responses((status = 200, body = Seated), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
+pub(super) async fn quickmatch(
+    State(state): State<AppState>,
+    authed: Authed,
+    Json(body): Json<QuickMatch>,
+) -> Result<Json<Seated>, ApiError> {
+    let id = body
+        .ruleset
+        .parse()
+        .map_err(|e| ApiError::BadRequest(format!("{e}")))?;
+    let ruleset =
+        Ruleset::new(id, &RawOptions::new()).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    let player = state.store.player(&authed.player).await?;
+    Ok(Json(crate::quick::enqueue(&state, ruleset, player).await?))
+}
+
+#[derive(Serialize, ToSchema)]
+pub(super) struct RoomListing {
+    #[schema(value_type = String)]
+    table: TableId,
+    ruleset: String,
+    code: String,
+    /// Each seat: `seat`, `name`, `status` (as in proto/README.md).
+    #[schema(value_type = Vec<Object>)]
+    seats: Vec<protocol::SeatInfo>,
+    hands_played: u64,
+}
+
+/// Public rooms with a free seat.
+#[utoipa::path(get, path = "/api/rooms", responses((status = 200, body = Vec<RoomListing>)))]
+pub(super) async fn list_rooms(State(state): State<AppState>) -> Json<Vec<RoomListing>> {
+    let mut rooms: Vec<RoomListing> = state
+        .lobby
+        .rooms()
+        .into_iter()
+        .map(|h| h.summary())
+        .filter(|s| s.public && !s.closed_to_joins)
+        .map(|s| RoomListing {
+            table: s.table,
+            ruleset: s.ruleset,
+            code: s.code,
+            seats: s.seats,
+            hands_played: s.hands_played,
+        })
+        .collect();
+    rooms.sort_by(|a, b| a.table.cmp(&b.table));
+    Json(rooms)
+}
+
+#[derive(Deserialize, ToSchema)]
+pub(super) struct JoinCode {
+    code: String,
+}
+
+/// Takes a seat at the room a join code opens.
+#[utoipa::path(post, path = "/api/rooms/join", request_body = JoinCode, responses((status = 200, body = Seated), (status = 404, body = ErrorBody), (status = 409, description = "the table is full or closed", body = ErrorBody)))]
+pub(super) async fn join_by_code(
+    State(state): State<AppState>,
+    authed: Authed,
+    Json(body): Json<JoinCode>,
+) -> Result<Json<Seated>, ApiError> {
+    let table = state
+        .lobby
+        .by_code(body.code.trim())
+        .ok_or_else(|| ApiError::NotFound(format!("room with code `{}`", body.code.trim())))?;
+    let handle = state
+        .lobby
+        .room(&table)
+        .ok_or_else(|| ApiError::NotFound("room".into()))?;
+    let player = state.store.player(&authed.player).await?;
+    let seat = join(&handle, player).await?;
+    Ok(Json(Seated {
+        table,
+        seat,
+        code: body.code.trim().to_ascii_uppercase(),
+    }))
+}
