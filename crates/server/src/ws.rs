@@ -33,15 +33,20 @@ pub async fn upgrade(
     ws: WebSocketUpgrade,
 ) -> Response {
     let table = TableId::parse(&table).ok();
+    limits(ws).on_upgrade(move |socket| {
+        let conn = CONNECTIONS.fetch_add(1, Ordering::Relaxed);
+        let span = tracing::info_span!("conn", conn);
+        tracing::Instrument::instrument(session(state, table, socket, conn), span)
+    })
+}
+
+/// The protocol's subprotocol and frame limits, with a 4 KiB read buffer (STACK.md: far less
+/// memory per idle socket than the default).
+fn limits(ws: WebSocketUpgrade) -> WebSocketUpgrade {
     ws.protocols([protocol::SUBPROTOCOL])
         .max_message_size(protocol::MAX_CLIENT_FRAME)
         .max_frame_size(protocol::MAX_CLIENT_FRAME)
         .read_buffer_size(4096)
-        .on_upgrade(move |socket| {
-            let conn = CONNECTIONS.fetch_add(1, Ordering::Relaxed);
-            let span = tracing::info_span!("conn", conn);
-            tracing::Instrument::instrument(session(state, table, socket, conn), span)
-        })
 }
 
 /// `GET /ws/tables/{table}/watch`: a spectator's read-only stream of public events.
@@ -51,15 +56,11 @@ pub async fn watch(
     ws: WebSocketUpgrade,
 ) -> Response {
     let table = TableId::parse(&table).ok();
-    ws.protocols([protocol::SUBPROTOCOL])
-        .max_message_size(protocol::MAX_CLIENT_FRAME)
-        .max_frame_size(protocol::MAX_CLIENT_FRAME)
-        .read_buffer_size(4096)
-        .on_upgrade(move |socket| {
-            let conn = CONNECTIONS.fetch_add(1, Ordering::Relaxed);
-            let span = tracing::info_span!("spectator", conn);
-            tracing::Instrument::instrument(spectate(state, table, socket, conn), span)
-        })
+    limits(ws).on_upgrade(move |socket| {
+        let conn = CONNECTIONS.fetch_add(1, Ordering::Relaxed);
+        let span = tracing::info_span!("spectator", conn);
+        tracing::Instrument::instrument(spectate(state, table, socket, conn), span)
+    })
 }
 
 async fn spectate(state: AppState, table: Option<TableId>, mut socket: WebSocket, conn: u64) {

@@ -48,6 +48,14 @@ pub(super) async fn sign_up(
 ) -> Result<(StatusCode, Json<SignedIn>), ApiError> {
     let name = display_name(&body.display_name)?;
     let player = state.store.create_player(&name).await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(issue_session(&state, player).await?),
+    ))
+}
+
+/// A fresh token for `player`, stored (hashed) with the server's session lifetime.
+async fn issue_session(state: &AppState, player: store::Player) -> Result<SignedIn, ApiError> {
     let (token, hash) = new_token()?;
     let seconds = i64::try_from(state.config.session_seconds).unwrap_or(i64::MAX / 1000);
     let expires = UnixMillis::now().plus_ms(seconds.saturating_mul(1000));
@@ -55,15 +63,12 @@ pub(super) async fn sign_up(
         .store
         .create_session(&hash, &player.id, expires)
         .await?;
-    Ok((
-        StatusCode::CREATED,
-        Json(SignedIn {
-            player: player.id,
-            display_name: player.display_name,
-            token,
-            expires_ms: expires.0,
-        }),
-    ))
+    Ok(SignedIn {
+        player: player.id,
+        display_name: player.display_name,
+        token,
+        expires_ms: expires.0,
+    })
 }
 
 /// Signs in again with a valid token: a fresh token is issued with a new expiry and the old one
@@ -74,23 +79,9 @@ pub(super) async fn renew_session(
     authed: Authed,
 ) -> Result<(StatusCode, Json<SignedIn>), ApiError> {
     let player = state.store.player(&authed.player).await?;
-    let (token, hash) = new_token()?;
-    let seconds = i64::try_from(state.config.session_seconds).unwrap_or(i64::MAX / 1000);
-    let expires = UnixMillis::now().plus_ms(seconds.saturating_mul(1000));
-    state
-        .store
-        .create_session(&hash, &player.id, expires)
-        .await?;
+    let signed_in = issue_session(&state, player).await?;
     state.store.delete_session(&authed.token).await?;
-    Ok((
-        StatusCode::CREATED,
-        Json(SignedIn {
-            player: player.id,
-            display_name: player.display_name,
-            token,
-            expires_ms: expires.0,
-        }),
-    ))
+    Ok((StatusCode::CREATED, Json(signed_in)))
 }
 
 /// Signs out: the token stops working.
