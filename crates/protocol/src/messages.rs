@@ -71,8 +71,13 @@ pub struct PromptInfo {
     pub hand_no: u64,
     /// Every legal action; the server accepts exactly these.
     pub legal: Vec<WireAction>,
-    /// When the server acts for the seat (Unix milliseconds).
+    /// When the server acts for the seat (Unix milliseconds), the seat's time bank included.
     pub deadline_ms: i64,
+    /// How much of the time to `deadline_ms` is the seat's time bank, in milliseconds: a client
+    /// shows `deadline_ms - bank_ms` as the decision's own time running out, then the bank.
+    /// Time taken beyond the decision's own comes out of the bank, which refills each hand.
+    /// No bank lengthens a claim window: there it counts only what fits in the window.
+    pub bank_ms: u64,
 }
 
 /// Everything a (re)connecting client needs to draw the table.

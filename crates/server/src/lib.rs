@@ -66,8 +66,8 @@ impl AppState {
 /// How a room plays, beyond its ruleset.
 #[derive(Clone, Copy, Debug)]
 pub struct RoomSpec {
-    /// Milliseconds per decision.
-    pub action_ms: u64,
+    /// Thinking time.
+    pub clock: room::Clock,
     /// Hands in the match.
     pub hands: u64,
     /// Listed in the lobby.
@@ -89,7 +89,7 @@ impl AppState {
         let code = self.new_code()?;
         let stored = room::StoredRoom {
             options,
-            action_ms: spec.action_ms,
+            clock: spec.clock,
             hands: spec.hands,
             public: spec.public,
             code: code.clone(),
@@ -107,7 +107,7 @@ impl AppState {
             .await?;
         let settings = room::RoomSettings {
             ruleset,
-            action_ms: stored.action_ms,
+            clock: stored.clock,
             hands: stored.hands,
             public: stored.public,
             code: code.clone(),

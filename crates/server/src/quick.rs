@@ -126,7 +126,7 @@ async fn seat(state: &AppState, ruleset: &Ruleset, group: Vec<Waiter>) {
         .collect();
     occupants.resize(players, Occupant::Bot(FILL_LEVEL));
     let spec = RoomSpec {
-        action_ms: 20_000,
+        clock: crate::room::Clock::DEFAULT,
         hands: 8,
         public: false,
         spectator_delay_ms: 0,

@@ -104,7 +104,7 @@ async fn restore(state: &AppState, record: TableRecord) -> Result<(), RestoreErr
     let log_seq = state.store.next_action_seq(&record.id).await?;
     let settings = RoomSettings {
         ruleset,
-        action_ms: stored.action_ms,
+        clock: stored.clock,
         hands: stored.hands,
         public: stored.public,
         code: stored.code.clone(),

@@ -185,7 +185,11 @@ async fn check_hand(
                 .as_object()
                 .map(|o| o.keys().map(String::as_str).collect())
                 .unwrap_or_default();
-            assert_eq!(keys.len(), 5, "seq, type, hand_no, legal, deadline_ms: {m}");
+            assert_eq!(
+                keys.len(),
+                6,
+                "seq, type, hand_no, legal, deadline_ms, bank_ms: {m}"
+            );
         }
     }
 }

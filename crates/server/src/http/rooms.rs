@@ -26,8 +26,13 @@ pub(super) struct CreateRoom {
     /// Bot levels for the seats after the creator's (fewer: the rest wait for players).
     #[serde(default)]
     bots: Vec<String>,
+    /// Seconds for each decision (3 to 300).
     #[serde(default = "default_action_seconds")]
     action_seconds: u64,
+    /// Seconds of bank per seat and hand, drawn on once a decision's own time is spent
+    /// (0 to 600).
+    #[serde(default = "default_time_bank_seconds")]
+    time_bank_seconds: u64,
     #[serde(default = "default_hands")]
     hands: u64,
     #[serde(default = "default_public")]
@@ -38,7 +43,10 @@ pub(super) struct CreateRoom {
 }
 
 fn default_action_seconds() -> u64 {
-    20
+    room::Clock::DEFAULT.action_ms / 1000
+}
+fn default_time_bank_seconds() -> u64 {
+    room::Clock::DEFAULT.bank_ms / 1000
 }
 fn default_hands() -> u64 {
     8
@@ -92,6 +100,11 @@ pub(super) async fn create_room(
             "action_seconds must be 3 to 300".into(),
         ));
     }
+    if body.time_bank_seconds > 600 {
+        return Err(ApiError::BadRequest(
+            "time_bank_seconds must be 0 to 600".into(),
+        ));
+    }
     if body.spectator_delay_seconds > 600 {
         return Err(ApiError::BadRequest(
             "spectator_delay_seconds must be 0 to 600".into(),
@@ -104,7 +117,10 @@ pub(super) async fn create_room(
     let mut occupants = vec![Occupant::Empty];
     occupants.extend(bots.iter().map(|&l| Occupant::Bot(l)));
     let room = RoomSpec {
-        action_ms: body.action_seconds * 1000,
+        clock: room::Clock {
+            action_ms: body.action_seconds * 1000,
+            bank_ms: body.time_bank_seconds * 1000,
+        },
         hands: body.hands,
         public: body.public,
         spectator_delay_ms: body.spectator_delay_seconds * 1000,

@@ -27,8 +27,12 @@ use window::Hold;
 #[derive(Clone, Debug)]
 struct Prompt {
     legal: Vec<Action>,
+    /// When it was sent: the clock starts then.
+    sent: Instant,
     deadline: Instant,
     deadline_ms: i64,
+    /// How much of the time to the deadline is the seat's bank.
+    bank_ms: u64,
 }
 
 pub struct Room {
@@ -43,6 +47,8 @@ pub struct Room {
     seats: Vec<SeatCtl>,
     announced: Vec<SeatStatus>,
     prompts: Vec<Option<Prompt>>,
+    /// Each seat's time bank left in this hand, in milliseconds.
+    banks: Vec<u64>,
     log_seq: u64,
     rng: SeededRng,
     next_hand_at: Option<Instant>,
@@ -79,6 +85,7 @@ impl Room {
             .take(players)
             .map(SeatCtl::new)
             .collect();
+        let bank_ms = settings.clock.bank_ms;
         let summary = Arc::new(Mutex::new(RoomSummary {
             table: id.clone(),
             ruleset: settings.ruleset.id().to_string(),
@@ -99,6 +106,7 @@ impl Room {
             seed,
             announced: seats.iter().map(|s| s.status(false)).collect(),
             prompts: vec![None; seats.len()],
+            banks: vec![bank_ms; players],
             seats,
             log_seq,
             rng: SeededRng::new(random_u64()),

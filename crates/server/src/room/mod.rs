@@ -18,8 +18,8 @@ pub use seat::Occupant;
 pub struct RoomSettings {
     /// The ruleset with its validated options.
     pub ruleset: Ruleset,
-    /// Milliseconds a player has for each decision before the bot acts for them.
-    pub action_ms: u64,
+    /// How long a player has to decide before the bot acts for them.
+    pub clock: Clock,
     /// Hands in the match.
     pub hands: u64,
     /// Listed in the lobby.
@@ -28,6 +28,26 @@ pub struct RoomSettings {
     pub code: String,
     /// How far spectators are behind play, in milliseconds.
     pub spectator_delay_ms: u64,
+}
+
+/// A room's thinking time: a fixed time for every decision, and a bank per seat and hand that
+/// a decision draws on once its own time is spent. The bank lets a player think hard about
+/// the few decisions that matter without slowing every turn; it refills when a hand starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Clock {
+    /// Milliseconds for each decision.
+    pub action_ms: u64,
+    /// Milliseconds of bank per seat and hand.
+    #[serde(default)]
+    pub bank_ms: u64,
+}
+
+impl Clock {
+    /// What a room gets unless its creator says otherwise (and every quick-match room).
+    pub const DEFAULT: Clock = Clock {
+        action_ms: 20_000,
+        bank_ms: 20_000,
+    };
 }
 
 /// Timings shared by every room.
@@ -181,8 +201,9 @@ pub struct Start {
 pub struct StoredRoom {
     /// The ruleset's options as given.
     pub options: engine::RawOptions,
-    /// Milliseconds per decision.
-    pub action_ms: u64,
+    /// Thinking time (flattened: `action_ms`, `bank_ms`).
+    #[serde(flatten)]
+    pub clock: Clock,
     /// Hands in the match.
     pub hands: u64,
     /// Listed in the lobby.

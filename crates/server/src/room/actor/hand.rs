@@ -138,7 +138,7 @@ impl Room {
         let events = game
             .apply(seat, action)
             .map_err(|e| format!("engine refused a legal action: {e}"))?;
-        self.prompts[seat.index()] = None;
+        self.charge_bank(seat.index());
         self.distribute(&events);
         Ok(())
     }
@@ -172,6 +172,7 @@ impl Room {
         let events = game.events().to_vec();
         self.game = Some(game);
         self.prompts = vec![None; self.seats.len()];
+        self.banks = vec![self.settings.clock.bank_ms; self.seats.len()];
         self.distribute(&events);
         true
     }

@@ -94,21 +94,24 @@ impl Room {
 
     /// Sends a prompt to every player who owes a decision and has none (or an outdated one).
     pub(super) fn refresh_prompts(&mut self) {
-        let Some(game) = &self.game else { return };
         let hand_no = self.hand_no();
-        let action_ms = self.settings.action_ms;
+        let action_ms = self.settings.clock.action_ms;
         let hold = self.hold.as_ref().map(|h| (h.until, h.until_ms));
         for i in 0..self.seats.len() {
+            let Some(game) = &self.game else { return };
             let legal = game.legal_actions(Seat::ALL[i]).to_vec();
-            if legal.is_empty() {
-                self.prompts[i] = None;
-                continue;
-            }
             if self.prompts[i].as_ref().is_some_and(|p| p.legal == legal) {
                 continue;
             }
-            let mut deadline = Instant::now() + Duration::from_millis(action_ms);
-            let mut deadline_ms = UnixMillis::now().plus_ms(action_ms as i64).0;
+            // An outdated prompt ends here; the time it ran counts against the bank.
+            self.charge_bank(i);
+            if legal.is_empty() {
+                continue;
+            }
+            let sent = Instant::now();
+            let bank_ms = self.banks[i];
+            let mut deadline = sent + Duration::from_millis(action_ms + bank_ms);
+            let mut deadline_ms = UnixMillis::now().plus_ms((action_ms + bank_ms) as i64).0;
             if let Some((until, until_ms)) = hold {
                 if !legal.iter().all(is_claim) {
                     // Not a claim: asked when the held window closes.
@@ -120,10 +123,13 @@ impl Room {
                 deadline = deadline.min(until);
                 deadline_ms = deadline_ms.min(until_ms);
             }
+            let held = deadline.saturating_duration_since(sent).as_millis() as u64;
             let prompt = Prompt {
                 legal,
+                sent,
                 deadline,
                 deadline_ms,
+                bank_ms: bank_ms.min(held.saturating_sub(action_ms)),
             };
             let info = prompt_info(hand_no, &prompt);
             self.prompts[i] = Some(prompt);
@@ -132,10 +138,25 @@ impl Room {
     }
 }
 
+impl Room {
+    /// Ends seat `i`'s prompt, drawing on its bank for the time it took beyond the decision's
+    /// own (a timeout spends whatever of the bank the deadline held).
+    pub(super) fn charge_bank(&mut self, i: usize) {
+        let Some(p) = self.prompts[i].take() else {
+            return;
+        };
+        let now = Instant::now().min(p.deadline);
+        let used = now.saturating_duration_since(p.sent).as_millis() as u64;
+        let over = used.saturating_sub(self.settings.clock.action_ms);
+        self.banks[i] = self.banks[i].saturating_sub(over.min(p.bank_ms));
+    }
+}
+
 pub(super) fn prompt_info(hand_no: u64, p: &Prompt) -> PromptInfo {
     PromptInfo {
         hand_no,
         legal: p.legal.iter().map(|&a| a.into()).collect(),
         deadline_ms: p.deadline_ms,
+        bank_ms: p.bank_ms,
     }
 }
