@@ -5,6 +5,10 @@
 
 use serde::{Deserialize, Serialize};
 
+pub mod score;
+
+pub use score::{ScoreInput, ScoreOutput, score_line, score_text};
+
 use crate::meld::{KongKind, Meld, MeldKind};
 use crate::ruleset::{RawOptions, Ruleset, RulesetId};
 use crate::seat::{BySeat, Seat, SeatSet, Wind};
