@@ -12,6 +12,7 @@ use crate::seat::Seat;
 use crate::settle::{FanItem, FinishedHand, SeatHand, SettleError, Settlement, Win};
 use crate::shape::Forms;
 use crate::tile::Tile;
+use crate::variants::guobiao::Guobiao;
 use crate::variants::sichuan::Sichuan;
 use crate::wall::{ReplacementEnd, TileSetKind};
 use crate::{Suit, Wind};
@@ -28,14 +29,22 @@ pub enum RulesetId {
     /// `sichuan-xuezhan-9`: 血战到底, 9-fan cap, 黄庄 and 连庄 multipliers.
     #[serde(rename = "sichuan-xuezhan-9")]
     SichuanXuezhan9,
+    /// `guobiao`: 国标麻将 (MCR), 81 fans, 8-fan minimum.
+    #[serde(rename = "guobiao")]
+    Guobiao,
+    /// `guobiao-house`: `guobiao` with the non-GB hands 四方大发, 天和, 地和, 人和.
+    #[serde(rename = "guobiao-house")]
+    GuobiaoHouse,
 }
 
 impl RulesetId {
     /// Every implemented preset.
-    pub const ALL: [RulesetId; 3] = [
+    pub const ALL: [RulesetId; 5] = [
         RulesetId::Sichuan,
         RulesetId::SichuanXuezhan,
         RulesetId::SichuanXuezhan9,
+        RulesetId::Guobiao,
+        RulesetId::GuobiaoHouse,
     ];
 
     /// The stable id string.
@@ -44,17 +53,17 @@ impl RulesetId {
             RulesetId::Sichuan => "sichuan",
             RulesetId::SichuanXuezhan => "sichuan-xuezhan",
             RulesetId::SichuanXuezhan9 => "sichuan-xuezhan-9",
+            RulesetId::Guobiao => "guobiao",
+            RulesetId::GuobiaoHouse => "guobiao-house",
         }
     }
 }
 
 /// Presets named in the rules spec whose families are not built yet.
-const PLANNED: [&str; 10] = [
+const PLANNED: [&str; 8] = [
     "shanghai",
     "beijing",
     "beijing-2020",
-    "guobiao",
-    "guobiao-house",
     "guangdong",
     "ningbo",
     "suzhou",
@@ -72,7 +81,9 @@ impl fmt::Display for RulesetId {
 #[derive(Clone, PartialEq, Eq, Debug, Error)]
 pub enum RulesetIdError {
     /// Not a preset of the rules spec.
-    #[error("unknown ruleset `{0}` (known: sichuan, sichuan-xuezhan, sichuan-xuezhan-9)")]
+    #[error(
+        "unknown ruleset `{0}` (known: sichuan, sichuan-xuezhan, sichuan-xuezhan-9, guobiao, guobiao-house)"
+    )]
     Unknown(String),
     /// A preset of the spec that this build does not play yet.
     #[error("ruleset `{0}` is specified but not implemented in this version")]
@@ -306,11 +317,13 @@ pub struct HandResult {
     pub wins: Vec<Win>,
 }
 
-/// Who deals the next hand and whether the dealer was kept.
+/// Who deals the next hand, and in which prevalent wind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NextHand {
     /// The next dealer.
     pub dealer: Seat,
+    /// The next hand's prevalent wind (圈风).
+    pub round_wind: Wind,
 }
 
 /// A preset with validated options: what a room plays.
@@ -322,6 +335,7 @@ pub struct Ruleset {
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Family {
     Sichuan(Sichuan),
+    Guobiao(Guobiao),
     #[cfg(test)]
     Plain(crate::variants::testing::Plain),
 }
@@ -336,6 +350,7 @@ impl Ruleset {
             RulesetId::Sichuan | RulesetId::SichuanXuezhan | RulesetId::SichuanXuezhan9 => {
                 Family::Sichuan(Sichuan::new(id, raw)?)
             }
+            RulesetId::Guobiao | RulesetId::GuobiaoHouse => Family::Guobiao(Guobiao::new(id, raw)?),
         };
         Ok(Ruleset { family })
     }
@@ -349,6 +364,7 @@ impl Ruleset {
     pub fn rules(&self) -> &dyn Rules {
         match &self.family {
             Family::Sichuan(s) => s,
+            Family::Guobiao(g) => g,
             #[cfg(test)]
             Family::Plain(p) => p,
         }
@@ -371,6 +387,7 @@ impl Ruleset {
     pub fn options(&self) -> RawOptions {
         match &self.family {
             Family::Sichuan(s) => s.options(),
+            Family::Guobiao(_) => RawOptions::new(),
             #[cfg(test)]
             Family::Plain(_) => RawOptions::new(),
         }

@@ -157,6 +157,7 @@ impl Table {
             0
         };
         self.state.dealer = next.dealer;
+        self.state.round_wind = next.round_wind;
         self.state.hands_played += 1;
         self.record.hands.push(TableHand {
             seed: game.seed(),

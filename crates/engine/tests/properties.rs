@@ -231,6 +231,9 @@ fn check_preset(id: RulesetId) {
             "seed {seed}: not zero-sum: {st:?}"
         );
         wins += game.wins().len();
+        if matches!(id, RulesetId::Guobiao) {
+            assert_guobiao_minimum(seed, st);
+        }
         if deep || seed % 10 == 0 {
             assert_hidden(&game);
         }
@@ -248,10 +251,33 @@ fn check_preset(id: RulesetId) {
         );
         assert_eq!(again.settlement(), game.settlement());
     }
+    // Random play rarely reaches Guobiao's 8 fans; the other presets win often.
+    let share = if matches!(id, RulesetId::Guobiao | RulesetId::GuobiaoHouse) {
+        100
+    } else {
+        10
+    };
     assert!(
-        wins as u64 > hands / 10,
+        wins as u64 > hands / share,
         "{id}: only {wins} wins in {hands} hands"
     );
+}
+
+/// No win the state machine accepted is below 8 fans without flowers.
+fn assert_guobiao_minimum(seed: u64, st: &engine::settle::Settlement) {
+    for w in &st.fans {
+        let flowers: i64 = w
+            .items
+            .iter()
+            .filter(|i| i.name == "花牌")
+            .map(|i| i.value * i64::from(i.count))
+            .sum();
+        assert!(
+            w.total - flowers >= 8,
+            "seed {seed}: a win of {} fans without flowers: {w:?}",
+            w.total - flowers
+        );
+    }
 }
 
 #[test]
@@ -267,6 +293,16 @@ fn sichuan_xuezhan_invariants() {
 #[test]
 fn sichuan_xuezhan_9_invariants() {
     check_preset(RulesetId::SichuanXuezhan9);
+}
+
+#[test]
+fn guobiao_invariants() {
+    check_preset(RulesetId::Guobiao);
+}
+
+#[test]
+fn guobiao_house_invariants() {
+    check_preset(RulesetId::GuobiaoHouse);
 }
 
 #[test]

@@ -390,7 +390,10 @@ impl Game {
         if !rules.could_win(hand, win.tile, self.wild.map(|w| w.wild)) {
             return None;
         }
-        win.flags.last_of_kind = self.visible_copies(win.tile) >= 3;
+        // A claimed winning tile (a discard, or the robbed kong's fourth) is on the table
+        // itself; 和绝张 counts the other three.
+        let own = usize::from(win.from.is_some());
+        win.flags.last_of_kind = self.visible_copies(win.tile).saturating_sub(own) >= 3;
         let check = WinCheck {
             hand,
             win: &win,

@@ -87,9 +87,10 @@ impl Sichuan {
     /// An unknown option or a value out of range.
     pub fn new(id: RulesetId, raw: &RawOptions) -> Result<Sichuan, OptionError> {
         let preset = match id {
-            RulesetId::Sichuan => Preset::Standard,
             RulesetId::SichuanXuezhan => Preset::Xuezhan,
             RulesetId::SichuanXuezhan9 => Preset::Xuezhan9,
+            // `Ruleset::new` sends only the Sichuan ids here.
+            _ => Preset::Standard,
         };
         let known: &'static str = match preset {
             Preset::Standard => "coefficient",
@@ -243,7 +244,10 @@ impl Rules for Sichuan {
             (Preset::Standard, [first, ..]) => first.from.unwrap_or(first.seat),
             (_, [first, ..]) => first.seat,
         };
-        NextHand { dealer }
+        NextHand {
+            dealer,
+            round_wind: state.round_wind,
+        }
     }
 }
 

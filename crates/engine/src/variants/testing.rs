@@ -97,6 +97,7 @@ impl Rules for Plain {
     fn next_hand(&self, state: &TableState, result: &HandResult) -> NextHand {
         NextHand {
             dealer: result.wins.first().map_or(state.dealer, |w| w.seat),
+            round_wind: state.round_wind,
         }
     }
 }
