@@ -2,6 +2,8 @@
 //!
 //! - `mahjong settle` scores finished hands in the JSON Lines format of
 //!   `shared/conformance/README.md`.
+//! - `mahjong score --ruleset guobiao` scores single Guobiao hands in the JSON Lines format of
+//!   `shared/conformance/mcr/README.md`.
 //! - `mahjong simulate` plays whole hands with the built-in greedy policy and reports speed and
 //!   outcome statistics.
 //! - `mahjong replay` replays a hand record and prints its settlement.
@@ -10,8 +12,10 @@
 
 mod arena;
 mod db;
+mod lines;
 mod play;
 mod replay;
+mod score;
 mod serve;
 mod settle;
 mod simulate;
@@ -32,6 +36,8 @@ struct Cli {
 enum Command {
     /// Settle finished hands: JSON Lines in, one result line per input line out.
     Settle(settle::Args),
+    /// Score single Guobiao winning hands: JSON Lines in, fans and total out.
+    Score(score::Args),
     /// Play whole hands with the built-in policy and report statistics.
     Simulate(simulate::Args),
     /// Replay a hand record (JSON) and print its settlement.
@@ -48,6 +54,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Settle(args) => settle::run(&args),
+        Command::Score(args) => score::run(&args),
         Command::Simulate(args) => simulate::run(&args),
         Command::Replay(args) => replay::run(&args),
         Command::Arena(args) => arena::run(&args),

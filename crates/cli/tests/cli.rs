@@ -18,13 +18,12 @@ fn run_with_stdin(args: &[&str], input: &str) -> (String, bool) {
         .stdout(Stdio::piped())
         .spawn()
         .expect("mahjong runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes())
-        .expect("writes");
+    // Fed from a thread: a large input would otherwise fill the pipes both ways and block.
+    let mut stdin = child.stdin.take().expect("stdin");
+    let input = input.to_owned();
+    let feeder = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
     let out = child.wait_with_output().expect("finishes");
+    feeder.join().expect("feeder").expect("writes");
     (
         String::from_utf8(out.stdout).expect("utf-8"),
         out.status.success(),
@@ -78,6 +77,35 @@ fn settle_answers_every_line_in_order() {
     assert_eq!(lines[n - 2]["error"]["code"], "bad_json");
     assert_eq!(lines[n - 1]["id"], 9);
     assert_eq!(lines[n - 1]["error"]["code"], "unknown_ruleset");
+}
+
+#[test]
+fn score_reproduces_the_golden_guobiao_hands_and_refuses_bad_lines() {
+    let golden = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/conformance/mcr/golden_public.jsonl");
+    let good = std::fs::read_to_string(golden).expect("shared vectors");
+    let input = format!(
+        "{good}not json\n{{\"id\": 7, \"concealed\": \"1m\", \"win_tile\": \"1m\", \"seat_wind\": \"E\", \"round_wind\": \"E\"}}\n"
+    );
+    let (out, ok) = run_with_stdin(&["score", "--ruleset", "guobiao"], &input);
+    assert!(ok);
+    let lines: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect();
+    assert_eq!(lines.len(), good.lines().count() + 2);
+    for (got, want) in lines.iter().zip(good.lines()) {
+        let want: Value = serde_json::from_str(want).expect("golden line");
+        assert_eq!(got["id"], want["id"]);
+        assert_eq!(got["total"], want["total"], "{got}");
+        assert_eq!(got["legal"], true, "{got}");
+    }
+    let n = lines.len();
+    assert_eq!(lines[n - 2]["error"]["code"], "bad_json");
+    assert_eq!(lines[n - 1]["id"], 7);
+    assert_eq!(lines[n - 1]["error"]["code"], "not_a_win");
+    let (_, ok) = run_with_stdin(&["score", "--ruleset", "sichuan"], "");
+    assert!(!ok, "only the Guobiao table scores single hands");
 }
 
 fn last_json(out: &str) -> Value {

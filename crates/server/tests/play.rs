@@ -592,6 +592,53 @@ async fn the_settle_endpoint_scores_like_the_command_line() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_score_endpoint_scores_guobiao_hands_like_the_command_line() {
+    let server = common::sqlite_server().await;
+    let addr = server.addr;
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/conformance/mcr/golden_public.jsonl");
+    let text = std::fs::read_to_string(&path).expect("the golden Guobiao hands");
+    let lines: Vec<Value> = text
+        .lines()
+        .take(200)
+        .map(|l| serde_json::from_str(l).expect("a hand"))
+        .collect();
+    let (status, answers) = http(
+        addr,
+        "POST",
+        "/api/score",
+        None,
+        Some(Value::Array(lines.clone())),
+    )
+    .await
+    .expect("score");
+    assert_eq!(status, 200, "{answers}");
+    let answers = answers.as_array().cloned().unwrap_or_default();
+    assert_eq!(answers.len(), lines.len());
+    for (line, answer) in lines.iter().zip(&answers) {
+        assert_eq!(answer["id"], line["id"]);
+        assert_eq!(answer["total"], line["total"], "{answer}");
+        assert_eq!(
+            answer["fans"].as_array().map(Vec::len),
+            line["fans"].as_array().map(Vec::len)
+        );
+    }
+    let mut short = lines[0].clone();
+    short["concealed"] = json!("1m");
+    let (status, one) = http(addr, "POST", "/api/score", None, Some(short))
+        .await
+        .expect("score");
+    assert_eq!(status, 200);
+    assert_eq!(one["error"]["code"], "not_a_win", "{one}");
+    let too_many = Value::Array(vec![lines[0].clone(); 1001]);
+    let (status, _) = http(addr, "POST", "/api/score", None, Some(too_many))
+        .await
+        .expect("score");
+    assert_eq!(status, 400);
+    server.finish().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn quick_match_seats_waiting_players_together_and_fills_with_bots() {
     let server = common::sqlite_server().await;
     let addr = server.addr;
@@ -770,6 +817,7 @@ async fn the_openapi_document_lists_every_http_route() {
         ("/api/players/{player}/history", "get"),
         ("/api/leaderboards/{ruleset}", "get"),
         ("/api/settle", "post"),
+        ("/api/score", "post"),
     ] {
         assert!(
             paths.get(path).and_then(|p| p.get(method)).is_some(),
@@ -778,7 +826,7 @@ async fn the_openapi_document_lists_every_http_route() {
     }
     assert_eq!(
         paths.len(),
-        13,
+        14,
         "no route undocumented, none extra: {:?}",
         paths.keys().collect::<Vec<_>>()
     );

@@ -231,12 +231,19 @@ pub fn score_text(line: &str) -> ScoreOutput {
     }
 }
 
-fn refused(id: Option<Id>, code: &str, message: String) -> ScoreOutput {
-    ScoreOutput::Refused {
-        id,
-        error: ErrorOutput {
-            code: code.to_owned(),
-            message,
-        },
+impl ScoreOutput {
+    /// The output of a refused line.
+    pub fn refused(id: Option<Id>, code: &str, message: String) -> ScoreOutput {
+        ScoreOutput::Refused {
+            id,
+            error: ErrorOutput {
+                code: code.to_owned(),
+                message,
+            },
+        }
     }
+}
+
+fn refused(id: Option<Id>, code: &str, message: String) -> ScoreOutput {
+    ScoreOutput::refused(id, code, message)
 }

@@ -11,7 +11,7 @@ use arrayvec::ArrayVec;
 
 use super::decompose::{Decomposition, Set, decompositions};
 use super::special::{
-    KNITS, ORPHANS, knitted_distance, seven_pairs_distance, thirteen_orphans_distance,
+    KNITS, ORPHANS, knitted_within, seven_pairs_distance, thirteen_orphans_distance,
 };
 use super::{Forms, is_complete};
 use crate::tile::Tile;
@@ -76,7 +76,7 @@ pub fn arrangements(
             out.push(Arrangement::ThirteenOrphans { pair });
         }
     }
-    if melds <= 1 && forms.contains(Forms::KNITTED) && knitted_distance(c, melds) == 0 {
+    if melds <= 1 && forms.contains(Forms::KNITTED) && knitted_within(c, melds, 0) {
         out.extend(knitted(c, melds));
     }
     out

@@ -233,14 +233,15 @@ pub fn waits(c: &TileCounts, melds: u8, forms: Forms) -> TileSet {
     if melds == 0 && forms.contains(Forms::THIRTEEN_ORPHANS) {
         out = out.union(special::thirteen_orphans_waits(c));
     }
-    if melds <= 1 && forms.contains(Forms::KNITTED) {
+    // One tile lowers the knitted distance by one at most: beyond one, no candidate can win.
+    if melds <= 1 && forms.contains(Forms::KNITTED) && special::knitted_within(c, melds, 1) {
         let mut h = *c;
         for t in Tile::playing() {
             if out.contains(t) || h.get(t) >= 4 {
                 continue;
             }
             h.add(t);
-            if special::knitted_distance(&h, melds) == 0 {
+            if special::knitted_within(&h, melds, 0) {
                 out.insert(t);
             }
             h.remove(t);

@@ -80,6 +80,19 @@ pub(super) const KNITS: [[usize; 3]; 6] = [
 /// 七星不靠 included) when nothing is declared, and 组合龙 (a whole knitted straight plus one set
 /// and a pair; the set may be a declared meld).
 pub(super) fn knitted_distance(c: &TileCounts, melds: u8) -> u8 {
+    knitted_bounded(c, melds, u8::MAX)
+}
+
+/// Whether `knitted_distance(c, melds) <= bound`. The scorer and the wait search ask this of
+/// every hand, so it skips the standard-shape lookup of each knitted straight whose missing
+/// tiles alone exceed the bound.
+pub(super) fn knitted_within(c: &TileCounts, melds: u8, bound: u8) -> bool {
+    knitted_bounded(c, melds, bound) <= bound
+}
+
+/// The knitted distance when it is at most `bound`; otherwise some value above `bound`.
+fn knitted_bounded(c: &TileCounts, melds: u8, bound: u8) -> u8 {
+    let honors = c.0[27..34].iter().filter(|&&n| n > 0).count() as u8;
     let mut best = u8::MAX;
     for knit in KNITS {
         let mut held_knit = 0u8;
@@ -93,12 +106,14 @@ pub(super) fn knitted_distance(c: &TileCounts, melds: u8) -> u8 {
                 }
             }
         }
-        // 组合龙: the missing straight tiles plus the distance of the rest to (1 - melds) sets and
-        // a pair.
-        best = best.min(9 - held_knit + standard_distance(&rest, 1 - melds.min(1)));
         if melds == 0 {
-            let honors = c.0[27..34].iter().filter(|&&n| n > 0).count() as u8;
             best = best.min(14 - (held_knit + honors).min(14));
+        }
+        // 组合龙: the missing straight tiles plus the distance of the rest to (1 - melds) sets
+        // and a pair.
+        let missing = 9 - held_knit;
+        if missing <= bound.min(best) {
+            best = best.min(missing + standard_distance(&rest, 1 - melds.min(1)));
         }
     }
     best

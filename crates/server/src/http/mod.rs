@@ -12,6 +12,7 @@ use crate::error::ApiError;
 mod accounts;
 mod records;
 mod rooms;
+mod scoring;
 
 pub use rooms::Seated;
 
@@ -30,7 +31,8 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(records::hand_replay))
         .routes(routes!(records::history))
         .routes(routes!(records::leaderboard))
-        .routes(routes!(records::settle))
+        .routes(routes!(scoring::settle))
+        .routes(routes!(scoring::score))
 }
 
 /// The document's frame; every path is added from its handler's annotation.

@@ -220,29 +220,3 @@ pub(super) async fn leaderboard(
             .collect(),
     ))
 }
-
-/// The most hands one `POST /api/settle` scores.
-const MAX_SETTLE: usize = 1000;
-
-/// Scores finished hands in the `settle` format (one object, or an array of up to 1,000).
-#[utoipa::path(post, path = "/api/settle", request_body(content = Object, description = "a hand, or an array of hands, in the settle format of shared/conformance/README.md"), responses((status = 200, description = "the settlement or refusal of each hand, in order", body = Object), (status = 400, body = ErrorBody)))]
-pub(super) async fn settle(body: String) -> Result<Json<serde_json::Value>, ApiError> {
-    let value: serde_json::Value = serde_json::from_str(&body)
-        .map_err(|e| ApiError::BadRequest(format!("the body is not JSON: {e}")))?;
-    let one = |v: &serde_json::Value| {
-        serde_json::to_value(engine::format::settle_text(&v.to_string()))
-            .map_err(|e| ApiError::Internal(e.to_string()))
-    };
-    match &value {
-        serde_json::Value::Array(items) => {
-            if items.len() > MAX_SETTLE {
-                return Err(ApiError::BadRequest(format!(
-                    "at most {MAX_SETTLE} hands per request"
-                )));
-            }
-            let out = items.iter().map(one).collect::<Result<Vec<_>, _>>()?;
-            Ok(Json(serde_json::Value::Array(out)))
-        }
-        other => Ok(Json(one(other)?)),
-    }
-}
