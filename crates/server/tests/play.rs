@@ -400,13 +400,30 @@ async fn a_flooding_connection_is_rate_limited_and_other_rooms_play_on() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_player_who_leaves_mid_hand_has_escaped_and_the_bot_finishes_the_hand() {
     for server in common::servers().await {
-        leaves_mid_hand_on(server.addr).await;
+        leaves_mid_hand_on(server.addr, Gone::Leaves).await;
         server.finish().await;
     }
 }
 
-async fn leaves_mid_hand_on(addr: std::net::SocketAddr) {
-    let (_, leaver) = guest(addr, "逃跑").await;
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_who_never_returns_has_escaped_when_the_reconnection_window_closes() {
+    for server in common::servers().await {
+        leaves_mid_hand_on(server.addr, Gone::NeverReturns).await;
+        server.finish().await;
+    }
+}
+
+/// How the player leaves the table.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Gone {
+    /// Sends `leave` mid-hand.
+    Leaves,
+    /// Its connection drops and it never comes back.
+    NeverReturns,
+}
+
+async fn leaves_mid_hand_on(addr: std::net::SocketAddr, how: Gone) {
+    let (leaver_id, leaver) = guest(addr, "逃跑").await;
     let (_, stayer) = guest(addr, "留下").await;
     let (status, room) = http(
         addr,
@@ -436,15 +453,35 @@ async fn leaves_mid_hand_on(addr: std::net::SocketAddr) {
     let mut stays = Client::connect(addr, &table, &stayer, None)
         .await
         .expect("connect");
+    // The one who stays holds its first decision until seat 0 has escaped, so the hand is
+    // still in play when that happens (a decision owed stops the hand).
     let staying = tokio::spawn(async move {
+        let mut held = None;
+        loop {
+            let m = stays.next(WAIT).await.expect("message").expect("open");
+            if held.is_none()
+                && let Some(legal) = prompt_of(&m)
+            {
+                held = Some(legal);
+            }
+            if m["type"] == "seat_changed" && m["seat"] == 0 && m["status"] == "escaped" {
+                break;
+            }
+        }
+        if let Some(legal) = held {
+            stays.act(choose(&legal)).await.expect("act");
+        }
         let over = play_out(&mut stays).await;
         (stays, over)
     });
-    // The leaver quits at its first decision.
+    // The leaver goes once the hand is dealt.
     loop {
         let m = gone.next(WAIT).await.expect("message").expect("open");
-        if prompt_of(&m).is_some() {
-            gone.send(json!({"type": "leave"})).await.expect("leave");
+        if m["type"] == "hand_starting" || prompt_of(&m).is_some() {
+            match how {
+                Gone::Leaves => gone.send(json!({"type": "leave"})).await.expect("leave"),
+                Gone::NeverReturns => drop(gone),
+            }
             break;
         }
     }
@@ -469,6 +506,22 @@ async fn leaves_mid_hand_on(addr: std::net::SocketAddr) {
         hands.as_array().map(Vec::len),
         Some(1),
         "the bot finished and the hand is stored"
+    );
+    // The escape is in the store with the ruleset's penalty (Sichuan sets none: 0 points).
+    let (status, escapes) = http(
+        addr,
+        "GET",
+        &format!("/api/players/{leaver_id}/escapes"),
+        None,
+        None,
+    )
+    .await
+    .expect("escapes");
+    assert_eq!(status, 200, "{escapes}");
+    assert_eq!(
+        escapes,
+        json!([{"table": table, "hand_no": 0, "points": 0}]),
+        "the escape is recorded"
     );
 }
 
@@ -815,6 +868,7 @@ async fn the_openapi_document_lists_every_http_route() {
         ("/api/tables/{table}/hands", "get"),
         ("/api/tables/{table}/hands/{hand}", "get"),
         ("/api/players/{player}/history", "get"),
+        ("/api/players/{player}/escapes", "get"),
         ("/api/leaderboards/{ruleset}", "get"),
         ("/api/settle", "post"),
         ("/api/score", "post"),
@@ -826,7 +880,7 @@ async fn the_openapi_document_lists_every_http_route() {
     }
     assert_eq!(
         paths.len(),
-        14,
+        15,
         "no route undocumented, none extra: {:?}",
         paths.keys().collect::<Vec<_>>()
     );

@@ -30,6 +30,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(records::table_hands))
         .routes(routes!(records::hand_replay))
         .routes(routes!(records::history))
+        .routes(routes!(records::escapes))
         .routes(routes!(records::leaderboard))
         .routes(routes!(scoring::settle))
         .routes(routes!(scoring::score))

@@ -133,6 +133,37 @@ pub(super) async fn history(
     ))
 }
 
+/// The escapes (逃跑) recorded against a player, oldest first, with the ruleset's penalty
+/// (0 where the rules set none).
+#[utoipa::path(get, path = "/api/players/{player}/escapes", params(("player" = String, Path, description = "player id")), responses((status = 200, body = Vec<EscapeRow>), (status = 400, body = ErrorBody)))]
+pub(super) async fn escapes(
+    State(state): State<AppState>,
+    Path(player): Path<String>,
+) -> Result<Json<Vec<EscapeRow>>, ApiError> {
+    let player = PlayerId::parse(&player).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    let rows = state.store.escape_penalties(&player).await?;
+    Ok(Json(
+        rows.into_iter()
+            .map(|(table, hand_no, points)| EscapeRow {
+                table,
+                hand_no,
+                points,
+            })
+            .collect(),
+    ))
+}
+
+/// One escape of a player.
+#[derive(Serialize, ToSchema)]
+pub(super) struct EscapeRow {
+    #[schema(value_type = String)]
+    table: TableId,
+    /// The hand it happened in.
+    hand_no: u64,
+    /// The penalty recorded (subtracted in score leaderboards).
+    points: i64,
+}
+
 /// One hand of a player's history.
 #[derive(Serialize, ToSchema)]
 pub(super) struct HistoryRow {

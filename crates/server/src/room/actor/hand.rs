@@ -245,11 +245,10 @@ impl Room {
         self.publish_summary();
     }
 
-    /// The penalties of the players who escaped during the hand, as the ruleset sets them.
+    /// The players who escaped during the hand, each with the ruleset's penalty. An escape is
+    /// recorded even where the rules set no penalty (0 points), so organisers see who left.
     pub(super) fn escapes(&self) -> Vec<store::Escape> {
-        let Some(points) = self.settings.ruleset.rules().escape_penalty() else {
-            return Vec::new();
-        };
+        let points = self.settings.ruleset.rules().escape_penalty().unwrap_or(0);
         self.escaped_in_hand
             .iter()
             .map(|p| store::Escape {
