@@ -548,22 +548,38 @@ pub fn settle_line(input: &SettleInput) -> SettleOutput {
 /// Settles one line of text: a line that is not valid JSON of the format is refused with its id
 /// when one can be read. Shared by `mahjong settle` and the server's `POST /api/settle`.
 pub fn settle_text(line: &str) -> SettleOutput {
-    match serde_json::from_str::<SettleInput>(line) {
-        // The engine never panics on input; should a defect ever make it, that line is
-        // answered with an error and the caller goes on.
-        Ok(input) => std::panic::catch_unwind(|| settle_line(&input)).unwrap_or_else(|_| {
-            SettleOutput::refused(
-                Some(input.id.clone()),
-                "internal_error",
-                "the engine failed on this line".into(),
-            )
-        }),
+    answer_text(
+        line,
+        |i: &SettleInput| &i.id,
+        settle_line,
+        SettleOutput::refused,
+    )
+}
+
+/// Parses one line of a line format and answers it, refusing what does not parse (with the
+/// line's `id` when one can be read). The engine never panics on input; should a defect ever
+/// make it, that line is answered with an `internal_error` and the caller goes on.
+pub(crate) fn answer_text<I: serde::de::DeserializeOwned, O>(
+    line: &str,
+    id_of: impl Fn(&I) -> &serde_json_id::Id,
+    answer: impl Fn(&I) -> O,
+    refused: fn(Option<serde_json_id::Id>, &str, String) -> O,
+) -> O {
+    match serde_json::from_str::<I>(line) {
+        Ok(input) => std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| answer(&input)))
+            .unwrap_or_else(|_| {
+                refused(
+                    Some(id_of(&input).clone()),
+                    "internal_error",
+                    "the engine failed on this line".into(),
+                )
+            }),
         Err(e) => {
             let id = serde_json::from_str::<serde_json::Value>(line)
                 .ok()
                 .and_then(|v| v.get("id").cloned())
                 .and_then(|id| serde_json::from_value::<serde_json_id::Id>(id).ok());
-            SettleOutput::refused(id, "bad_json", e.to_string())
+            refused(id, "bad_json", e.to_string())
         }
     }
 }

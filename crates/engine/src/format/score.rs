@@ -188,7 +188,7 @@ pub fn score_line(input: &ScoreInput) -> ScoreOutput {
     let id = input.id.clone();
     let hand = match input.to_hand() {
         Ok(h) => h,
-        Err(e) => return refused(Some(id), e.code(), e.to_string()),
+        Err(e) => return ScoreOutput::refused(Some(id), e.code(), e.to_string()),
     };
     match guobiao::score(&hand) {
         Ok(scored) => ScoreOutput::Scored {
@@ -206,29 +206,19 @@ pub fn score_line(input: &ScoreInput) -> ScoreOutput {
                 })
                 .collect(),
         },
-        Err(e) => refused(Some(id), "not_a_win", e.to_string()),
+        Err(e) => ScoreOutput::refused(Some(id), "not_a_win", e.to_string()),
     }
 }
 
 /// Scores one line of text; a line that is not valid JSON of the format is refused with its id
-/// when one can be read.
+/// when one can be read. Shared by `mahjong score` and the server's `POST /api/score`.
 pub fn score_text(line: &str) -> ScoreOutput {
-    match serde_json::from_str::<ScoreInput>(line) {
-        Ok(input) => std::panic::catch_unwind(|| score_line(&input)).unwrap_or_else(|_| {
-            refused(
-                Some(input.id.clone()),
-                "internal_error",
-                "the engine failed on this line".into(),
-            )
-        }),
-        Err(e) => {
-            let id = serde_json::from_str::<serde_json::Value>(line)
-                .ok()
-                .and_then(|v| v.get("id").cloned())
-                .and_then(|id| serde_json::from_value::<Id>(id).ok());
-            refused(id, "bad_json", e.to_string())
-        }
-    }
+    super::answer_text(
+        line,
+        |i: &ScoreInput| &i.id,
+        score_line,
+        ScoreOutput::refused,
+    )
 }
 
 impl ScoreOutput {
@@ -242,8 +232,4 @@ impl ScoreOutput {
             },
         }
     }
-}
-
-fn refused(id: Option<Id>, code: &str, message: String) -> ScoreOutput {
-    ScoreOutput::refused(id, code, message)
 }
