@@ -300,6 +300,11 @@ pub trait Rules: Send + Sync {
     fn settle(&self, hand: &FinishedHand) -> Result<Settlement, SettleError>;
     /// The dealer and streak counters of the next hand.
     fn next_hand(&self, state: &crate::table::TableState, result: &HandResult) -> NextHand;
+    /// Hands in a full match where the rules define one (Guobiao: four wind rounds of four);
+    /// `None` where a table plays as many hands as its room says.
+    fn match_hands(&self) -> Option<u32> {
+        None
+    }
     /// Points recorded against a player who escapes (逃跑) mid-hand, apart from the hand's
     /// settlement; `None` where the family's rules set no penalty (the bot finishes the hand
     /// and it is settled normally).

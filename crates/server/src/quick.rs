@@ -127,7 +127,7 @@ async fn seat(state: &AppState, ruleset: &Ruleset, group: Vec<Waiter>) {
     occupants.resize(players, Occupant::Bot(FILL_LEVEL));
     let spec = RoomSpec {
         clock: crate::room::Clock::DEFAULT,
-        hands: 8,
+        hands: crate::room::default_hands(ruleset),
         public: false,
         spectator_delay_ms: 0,
     };

@@ -692,6 +692,53 @@ async fn the_score_endpoint_scores_guobiao_hands_like_the_command_line() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_guobiao_hand_with_flowers_and_chows_plays_to_its_settlement() {
+    let server = common::sqlite_server().await;
+    let addr = server.addr;
+    let (_, token) = guest(addr, "国标").await;
+    let (status, room) = http(
+        addr,
+        "POST",
+        "/api/rooms",
+        Some(&token),
+        Some(json!({"ruleset": "guobiao", "hands": 1, "bots": ["strong", "strong", "strong"]})),
+    )
+    .await
+    .expect("create room");
+    assert_eq!(status, 201, "{room}");
+    let table = room["table"].as_str().unwrap_or_default().to_string();
+    let mut c = Client::connect(addr, &table, &token, None)
+        .await
+        .expect("connect");
+    let over = play_out(&mut c).await.expect("the hand ends");
+    let deltas = over["settlement"]["deltas"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(deltas.len(), 4, "{over}");
+    assert_eq!(deltas.iter().filter_map(Value::as_i64).sum::<i64>(), 0);
+    // Any winner's fans reach the minimum without flowers.
+    for w in over["settlement"]["fans"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+    {
+        let flowers: i64 = w["items"]
+            .as_array()
+            .map(|items| {
+                items
+                    .iter()
+                    .filter(|i| i["name"] == "花牌")
+                    .map(|i| i["value"].as_i64().unwrap_or(0) * i["count"].as_i64().unwrap_or(0))
+                    .sum()
+            })
+            .unwrap_or(0);
+        assert!(w["total"].as_i64().unwrap_or(0) - flowers >= 8, "{w}");
+    }
+    server.finish().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn quick_match_seats_waiting_players_together_and_fills_with_bots() {
     let server = common::sqlite_server().await;
     let addr = server.addr;

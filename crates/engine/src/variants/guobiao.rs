@@ -156,6 +156,9 @@ impl Rules for Guobiao {
     fn payment_for(&self, value: i64) -> i64 {
         BASE + value
     }
+    fn match_hands(&self) -> Option<u32> {
+        Some(4 * HANDS_PER_ROUND)
+    }
     fn evaluate_win(&self, check: &WinCheck<'_>) -> Result<WinScore, String> {
         self.score_win(check.hand, check.win, check.dealer, check.round_wind)
     }

@@ -33,8 +33,10 @@ pub(super) struct CreateRoom {
     /// (0 to 600).
     #[serde(default = "default_time_bank_seconds")]
     time_bank_seconds: u64,
-    #[serde(default = "default_hands")]
-    hands: u64,
+    /// Hands in the match (1 to 64); by default the ruleset's full match where it has one
+    /// (Guobiao: 16), else 8.
+    #[serde(default)]
+    hands: Option<u64>,
     #[serde(default = "default_public")]
     public: bool,
     /// How far spectators are behind play (0 to 600 seconds).
@@ -47,9 +49,6 @@ fn default_action_seconds() -> u64 {
 }
 fn default_time_bank_seconds() -> u64 {
     room::Clock::DEFAULT.bank_ms / 1000
-}
-fn default_hands() -> u64 {
-    8
 }
 fn default_public() -> bool {
     true
@@ -110,7 +109,8 @@ pub(super) async fn create_room(
             "spectator_delay_seconds must be 0 to 600".into(),
         ));
     }
-    if !(1..=64).contains(&body.hands) {
+    let hands = body.hands.unwrap_or_else(|| room::default_hands(&ruleset));
+    if !(1..=64).contains(&hands) {
         return Err(ApiError::BadRequest("hands must be 1 to 64".into()));
     }
     let player = state.store.player(&authed.player).await?;
@@ -121,7 +121,7 @@ pub(super) async fn create_room(
             action_ms: body.action_seconds * 1000,
             bank_ms: body.time_bank_seconds * 1000,
         },
-        hands: body.hands,
+        hands,
         public: body.public,
         spectator_delay_ms: body.spectator_delay_seconds * 1000,
     };
