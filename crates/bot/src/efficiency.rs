@@ -4,7 +4,7 @@
 use engine::shape::{self, Forms};
 use engine::view::{MeldView, SeatView};
 use engine::wall::TileSetKind;
-use engine::{Suit, Tile, TileCounts};
+use engine::{Meld, Suit, Tile, TileCounts};
 
 /// Copies of each kind this seat can see: its own tiles, every discard, every open meld.
 #[derive(Clone, Copy, Debug)]
@@ -189,20 +189,38 @@ pub fn meld_count(view: &SeatView) -> u8 {
 /// its unseen copies times what one payer would pay for that win (as a discard win; the family
 /// scores it from this seat's own tiles only).
 pub fn wait_value(view: &SeatView, hand: &TileCounts, seen: &Seen) -> i64 {
+    wait_value_with(view, hand, &own_melds(view), seen)
+}
+
+/// This seat's declared melds (its own concealed kongs included: it sees their kind).
+pub fn own_melds(view: &SeatView) -> Vec<Meld> {
+    view.seats
+        .get(view.seat.index())
+        .map(|me| {
+            me.melds
+                .iter()
+                .filter_map(|m| match m {
+                    MeldView::Open(meld) => Some(*meld),
+                    MeldView::HiddenKong => None,
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// [`wait_value`] for the concealed `hand` with the declared `melds` (which may be a claim
+/// being considered rather than the view's own).
+pub fn wait_value_with(view: &SeatView, hand: &TileCounts, melds: &[Meld], seen: &Seen) -> i64 {
     use engine::ruleset::WinCheck;
     use engine::settle::{PlacedMeld, SeatHand, Win, WinFlags};
     let Some(me) = view.seats.get(view.seat.index()) else {
         return 0;
     };
-    let melds: Vec<PlacedMeld> = me
-        .melds
+    let melds: Vec<PlacedMeld> = melds
         .iter()
-        .filter_map(|m| match m {
-            MeldView::Open(meld) => Some(PlacedMeld {
-                meld: *meld,
-                in_play: engine::SeatSet::all(4),
-            }),
-            MeldView::HiddenKong => None,
+        .map(|&meld| PlacedMeld {
+            meld,
+            in_play: engine::SeatSet::all(4),
         })
         .collect();
     let own = SeatHand {

@@ -11,6 +11,7 @@
 
 mod basic;
 mod efficiency;
+mod guobiao;
 mod random;
 mod strong;
 

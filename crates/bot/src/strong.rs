@@ -32,6 +32,7 @@ use engine::{Action, Seat, Suit, Tile};
 use crate::Policy;
 use crate::basic::{common_choice, discard_tiles, fallback, pick_lowest};
 use crate::efficiency::{Candidate, Goal, Seen, candidates, meld_count, wait_value};
+use crate::guobiao;
 
 /// Efficiency, goals and defence.
 #[derive(Clone, Copy, Debug, Default)]
@@ -48,6 +49,9 @@ const READY_TURNS: usize = 8;
 
 impl Policy for Strong {
     fn decide(&self, view: &SeatView, legal: &[Action], rng: &mut SeededRng) -> Action {
+        if guobiao::applies(view) {
+            return guobiao::decide(view, legal, rng);
+        }
         let plain = Goal::plain(view);
         let flush = if view.ruleset.rules().plays_on_after_win() {
             flush_goal(view, &plain)
@@ -133,7 +137,7 @@ fn flush_goal(view: &SeatView, plain: &Goal) -> Option<Goal> {
 
 /// How threatening each other seat looks (0 = not at all): declared melds bring a seat near
 /// ready, and so do the turns it has played and a late wall.
-fn threats(view: &SeatView) -> Vec<(Seat, &PublicSeat, f64)> {
+pub(crate) fn threats(view: &SeatView) -> Vec<(Seat, &PublicSeat, f64)> {
     Seat::ALL
         .into_iter()
         .zip(view.seats.iter())
@@ -198,7 +202,12 @@ fn dead_suit(seat: &PublicSeat, view: &SeatView) -> Option<Suit> {
 }
 
 /// How dangerous discarding `tile` is, summed over the threatening seats.
-fn danger(tile: Tile, view: &SeatView, seen: &Seen, threats: &[(Seat, &PublicSeat, f64)]) -> f64 {
+pub(crate) fn danger(
+    tile: Tile,
+    view: &SeatView,
+    seen: &Seen,
+    threats: &[(Seat, &PublicSeat, f64)],
+) -> f64 {
     let mut total = 0.0;
     for &(_, seat, level) in threats {
         if dead_suit(seat, view) == Some(tile.suit()) {

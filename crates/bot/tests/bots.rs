@@ -86,6 +86,16 @@ fn bots_play_sichuan_xuezhan_9() {
 }
 
 #[test]
+fn bots_play_guobiao() {
+    check(RulesetId::Guobiao);
+}
+
+#[test]
+fn bots_play_guobiao_house() {
+    check(RulesetId::GuobiaoHouse);
+}
+
+#[test]
 fn a_decision_depends_only_on_the_view_and_the_seed() {
     let ruleset = Ruleset::with_defaults(RulesetId::SichuanXuezhan).expect("defaults");
     let game = play(&ruleset, 77, [Level::Strong; 4]);
