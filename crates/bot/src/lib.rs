@@ -7,7 +7,8 @@
 //! - [`Random`]: any legal action (a baseline);
 //! - [`Simple`]: shanten only, the cheap policy `mahjong simulate` uses to measure the engine;
 //! - [`Basic`]: efficiency only (shanten, then useful tiles unseen);
-//! - [`Strong`]: efficiency with the family's goals and defence.
+//! - [`Strong`]: efficiency with the family's goals and defence (in Guobiao: targets that reach
+//!   the 8-fan minimum).
 
 mod basic;
 mod efficiency;

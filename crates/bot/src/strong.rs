@@ -24,6 +24,8 @@
 //!   rollouts of the bot's own next draws (24 sampled sequences: too noisy, it lost clearly),
 //!   trading usefulness for safety at several rates, and choosing the 缺一门 suit by useful
 //!   tiles rather than by length.
+//! - **Guobiao** hands are decided in `guobiao.rs`: the 8-fan minimum makes a hand's fans part
+//!   of how close it is to winning, so the plan there is measured against scoring targets.
 
 use engine::view::{PublicSeat, SeatView};
 use engine::wall::{SeededRng, TileSetKind};
