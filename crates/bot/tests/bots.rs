@@ -86,6 +86,11 @@ fn bots_play_sichuan_xuezhan_9() {
 }
 
 #[test]
+fn bots_play_shanghai() {
+    check(RulesetId::Shanghai);
+}
+
+#[test]
 fn bots_play_guobiao() {
     check(RulesetId::Guobiao);
 }

@@ -13,6 +13,7 @@ use crate::settle::{FanItem, FinishedHand, SeatHand, SettleError, Settlement, Wi
 use crate::shape::Forms;
 use crate::tile::Tile;
 use crate::variants::guobiao::Guobiao;
+use crate::variants::shanghai::Shanghai;
 use crate::variants::sichuan::Sichuan;
 use crate::wall::{ReplacementEnd, TileSetKind};
 use crate::{Suit, Wind};
@@ -29,6 +30,9 @@ pub enum RulesetId {
     /// `sichuan-xuezhan-9`: 血战到底, 9-fan cap, 黄庄 and 连庄 multipliers.
     #[serde(rename = "sichuan-xuezhan-9")]
     SichuanXuezhan9,
+    /// `shanghai`: 上海麻将, qualifying hand types, 勒子 caps, 开宝, 荒番, 承包.
+    #[serde(rename = "shanghai")]
+    Shanghai,
     /// `guobiao`: 国标麻将 (MCR), 81 fans, 8-fan minimum.
     #[serde(rename = "guobiao")]
     Guobiao,
@@ -39,7 +43,8 @@ pub enum RulesetId {
 
 impl RulesetId {
     /// Every implemented preset.
-    pub const ALL: [RulesetId; 5] = [
+    pub const ALL: [RulesetId; 6] = [
+        RulesetId::Shanghai,
         RulesetId::Sichuan,
         RulesetId::SichuanXuezhan,
         RulesetId::SichuanXuezhan9,
@@ -53,6 +58,7 @@ impl RulesetId {
             RulesetId::Sichuan => "sichuan",
             RulesetId::SichuanXuezhan => "sichuan-xuezhan",
             RulesetId::SichuanXuezhan9 => "sichuan-xuezhan-9",
+            RulesetId::Shanghai => "shanghai",
             RulesetId::Guobiao => "guobiao",
             RulesetId::GuobiaoHouse => "guobiao-house",
         }
@@ -60,8 +66,7 @@ impl RulesetId {
 }
 
 /// Presets named in the rules spec whose families are not built yet.
-const PLANNED: [&str; 8] = [
-    "shanghai",
+const PLANNED: [&str; 7] = [
     "beijing",
     "beijing-2020",
     "guangdong",
@@ -82,7 +87,7 @@ impl fmt::Display for RulesetId {
 pub enum RulesetIdError {
     /// Not a preset of the rules spec.
     #[error(
-        "unknown ruleset `{0}` (known: sichuan, sichuan-xuezhan, sichuan-xuezhan-9, guobiao, guobiao-house)"
+        "unknown ruleset `{0}` (known: shanghai, sichuan, sichuan-xuezhan, sichuan-xuezhan-9, guobiao, guobiao-house)"
     )]
     Unknown(String),
     /// A preset of the spec that this build does not play yet.
@@ -311,6 +316,11 @@ pub trait Rules: Send + Sync {
     fn escape_penalty(&self) -> Option<i64> {
         None
     }
+    /// Whether a seated player leaving the table resets its 荒番 counter (Shanghai: the counter
+    /// belongs to the four people seated).
+    fn leave_resets_draw_bonus(&self) -> bool {
+        false
+    }
 }
 
 /// What one hand's end tells the table.
@@ -329,6 +339,8 @@ pub struct NextHand {
     pub dealer: Seat,
     /// The next hand's prevalent wind (圈风).
     pub round_wind: Wind,
+    /// The table's 荒番 counter for the next hand (Shanghai; others carry it unchanged).
+    pub draw_bonus: u32,
 }
 
 /// A preset with validated options: what a room plays.
@@ -341,6 +353,7 @@ pub struct Ruleset {
 enum Family {
     Sichuan(Sichuan),
     Guobiao(Guobiao),
+    Shanghai(Shanghai),
     #[cfg(test)]
     Plain(crate::variants::testing::Plain),
 }
@@ -356,6 +369,7 @@ impl Ruleset {
                 Family::Sichuan(Sichuan::new(id, raw)?)
             }
             RulesetId::Guobiao | RulesetId::GuobiaoHouse => Family::Guobiao(Guobiao::new(id, raw)?),
+            RulesetId::Shanghai => Family::Shanghai(Shanghai::new(raw)?),
         };
         Ok(Ruleset { family })
     }
@@ -370,6 +384,7 @@ impl Ruleset {
         match &self.family {
             Family::Sichuan(s) => s,
             Family::Guobiao(g) => g,
+            Family::Shanghai(s) => s,
             #[cfg(test)]
             Family::Plain(p) => p,
         }
@@ -393,6 +408,7 @@ impl Ruleset {
         match &self.family {
             Family::Sichuan(s) => s.options(),
             Family::Guobiao(_) => RawOptions::new(),
+            Family::Shanghai(s) => s.options(),
             #[cfg(test)]
             Family::Plain(_) => RawOptions::new(),
         }

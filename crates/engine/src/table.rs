@@ -115,6 +115,14 @@ impl Table {
         &self.ruleset
     }
 
+    /// A seated player left the table: families whose 荒番 counter belongs to the people
+    /// seated start it again.
+    pub fn player_left(&mut self) {
+        if self.ruleset.rules().leave_resets_draw_bonus() {
+            self.state.draw_bonus = 0;
+        }
+    }
+
     /// Deals the next hand from `seed`.
     pub fn deal(&self, seed: u64) -> Game {
         Game::new(
@@ -158,6 +166,7 @@ impl Table {
         };
         self.state.dealer = next.dealer;
         self.state.round_wind = next.round_wind;
+        self.state.draw_bonus = next.draw_bonus;
         self.state.hands_played += 1;
         self.record.hands.push(TableHand {
             seed: game.seed(),

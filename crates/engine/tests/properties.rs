@@ -251,8 +251,12 @@ fn check_preset(id: RulesetId) {
         );
         assert_eq!(again.settlement(), game.settlement());
     }
-    // Random play rarely reaches Guobiao's 8 fans; the other presets win often.
-    let share = if matches!(id, RulesetId::Guobiao | RulesetId::GuobiaoHouse) {
+    // Random play rarely reaches Guobiao's 8 fans or Shanghai's qualifying hands; the other
+    // presets win often.
+    let share = if matches!(
+        id,
+        RulesetId::Guobiao | RulesetId::GuobiaoHouse | RulesetId::Shanghai
+    ) {
         100
     } else {
         10
@@ -293,6 +297,11 @@ fn sichuan_xuezhan_invariants() {
 #[test]
 fn sichuan_xuezhan_9_invariants() {
     check_preset(RulesetId::SichuanXuezhan9);
+}
+
+#[test]
+fn shanghai_invariants() {
+    check_preset(RulesetId::Shanghai);
 }
 
 #[test]

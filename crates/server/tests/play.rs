@@ -400,7 +400,15 @@ async fn a_flooding_connection_is_rate_limited_and_other_rooms_play_on() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_player_who_leaves_mid_hand_has_escaped_and_the_bot_finishes_the_hand() {
     for server in common::servers().await {
-        leaves_mid_hand_on(server.addr, Gone::Leaves).await;
+        leaves_mid_hand_on(server.addr, Gone::Leaves, "sichuan", 0).await;
+        server.finish().await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_shanghai_player_who_escapes_has_the_fifteen_point_penalty_stored() {
+    for server in common::servers().await {
+        leaves_mid_hand_on(server.addr, Gone::Leaves, "shanghai", 15).await;
         server.finish().await;
     }
 }
@@ -408,7 +416,7 @@ async fn a_player_who_leaves_mid_hand_has_escaped_and_the_bot_finishes_the_hand(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_player_who_never_returns_has_escaped_when_the_reconnection_window_closes() {
     for server in common::servers().await {
-        leaves_mid_hand_on(server.addr, Gone::NeverReturns).await;
+        leaves_mid_hand_on(server.addr, Gone::NeverReturns, "sichuan", 0).await;
         server.finish().await;
     }
 }
@@ -422,7 +430,8 @@ enum Gone {
     NeverReturns,
 }
 
-async fn leaves_mid_hand_on(addr: std::net::SocketAddr, how: Gone) {
+/// A player escapes from a hand of `ruleset`; the store must hold `penalty` points for it.
+async fn leaves_mid_hand_on(addr: std::net::SocketAddr, how: Gone, ruleset: &str, penalty: i64) {
     let (leaver_id, leaver) = guest(addr, "逃跑").await;
     let (_, stayer) = guest(addr, "留下").await;
     let (status, room) = http(
@@ -430,7 +439,7 @@ async fn leaves_mid_hand_on(addr: std::net::SocketAddr, how: Gone) {
         "POST",
         "/api/rooms",
         Some(&leaver),
-        Some(json!({"ruleset": "sichuan", "hands": 1, "bots": ["basic", "basic"]})),
+        Some(json!({"ruleset": ruleset, "hands": 1, "bots": ["basic", "basic"]})),
     )
     .await
     .expect("create room");
@@ -507,7 +516,8 @@ async fn leaves_mid_hand_on(addr: std::net::SocketAddr, how: Gone) {
         Some(1),
         "the bot finished and the hand is stored"
     );
-    // The escape is in the store with the ruleset's penalty (Sichuan sets none: 0 points).
+    // The escape is in the store with the ruleset's penalty (Sichuan sets none: 0 points;
+    // Shanghai 15).
     let (status, escapes) = http(
         addr,
         "GET",
@@ -520,7 +530,7 @@ async fn leaves_mid_hand_on(addr: std::net::SocketAddr, how: Gone) {
     assert_eq!(status, 200, "{escapes}");
     assert_eq!(
         escapes,
-        json!([{"table": table, "hand_no": 0, "points": 0}]),
+        json!([{"table": table, "hand_no": 0, "points": penalty}]),
         "the escape is recorded"
     );
 }

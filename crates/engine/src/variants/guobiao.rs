@@ -214,6 +214,7 @@ impl Rules for Guobiao {
             } else {
                 state.round_wind
             },
+            draw_bonus: state.draw_bonus,
         }
     }
 }

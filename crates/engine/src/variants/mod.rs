@@ -2,6 +2,7 @@
 //! `shared/rules/<family>.md` and the choices made where the spec is silent.
 
 pub mod guobiao;
+pub mod shanghai;
 pub mod sichuan;
 #[cfg(test)]
 pub(crate) mod testing;

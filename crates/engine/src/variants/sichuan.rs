@@ -247,6 +247,7 @@ impl Rules for Sichuan {
         NextHand {
             dealer,
             round_wind: state.round_wind,
+            draw_bonus: state.draw_bonus,
         }
     }
 }

@@ -98,6 +98,7 @@ impl Rules for Plain {
         NextHand {
             dealer: result.wins.first().map_or(state.dealer, |w| w.seat),
             round_wind: state.round_wind,
+            draw_bonus: state.draw_bonus,
         }
     }
 }

@@ -367,6 +367,10 @@ impl Room {
     /// penalty is stored with it.
     fn escape(&mut self, i: usize) {
         self.seats[i].escaped = true;
+        if self.game.is_none() {
+            // Between hands: the table's carry-over restarts now (during a hand, when it ends).
+            self.table.player_left();
+        }
         if self.game.is_some()
             && let Some(p) = self.seats[i].player().cloned()
             && !self.escaped_in_hand.contains(&p)

@@ -188,6 +188,11 @@ impl Room {
                 return;
             }
         };
+        if !self.escaped_in_hand.is_empty() {
+            // The carried 荒番 counter belongs to the people seated (Shanghai): it starts again
+            // from the next hand, stored with this one.
+            self.table.player_left();
+        }
         let players = self.settings.ruleset.rules().players();
         let wire = protocol::settlement(&settlement, players);
         self.finished = self.table.state().hands_played as u64 >= self.settings.hands;

@@ -1,0 +1,184 @@
+//! 上海麻将: preset `shanghai`, as decided in `shared/rules/shanghai.md`.
+//!
+//! 144 tiles with flowers replaced from the tail, chows by the 下家 only (pung beats chow),
+//! 一炮多响, 漏胡 on the passed tile kind, robbing only an added kong. Only the qualifying hand
+//! types win (碰碰胡 and better, [`HandType`]); a share is 底分 + 花 or the type's fixed 勒子,
+//! raised to one 勒子 by 杠开 / 大吊车, doubled by 开宝 and by 荒番, capped; 承包 pairs pay extra.
+//!
+//! Decisions taken here where the spec is silent:
+//! - **Room options** are `base` (底分, default 2), `hua` (花分, points per 花, default 1) and
+//!   `lezi` (勒子, default 10).
+//! - **Winning shapes** are four sets and a pair only: the qualifying types are all standard
+//!   shapes (seven pairs is not among them). An honors-only hand therefore always reads as 风碰.
+//! - **花 of concealed sets.** An honor held three times in the winning hand is a pung (honors
+//!   cannot form runs); suited pungs give no 花, so no split of the hand changes the count.
+//! - **The value compared** for 漏胡 and by bots is the share before 开宝 and 荒番.
+//! - **八花齐** is scored by `settle`; the hand flow does not yet offer it as a win the moment the
+//!   eighth flower is drawn (it is replaced like any flower).
+
+mod share;
+
+use crate::ruleset::{
+    HandResult, MissedWin, NextHand, OptionError, OptionValue, RawOptions, Rules, RulesetId,
+    WinCheck, WinScore, int_option,
+};
+use crate::settle::{
+    FinishedHand, SeatHand, SettleError, Settlement, WinnerFans, check_physical, describe,
+};
+use crate::shape::Forms;
+use crate::table::TableState;
+use crate::tile::Tile;
+use crate::wall::{ReplacementEnd, TileSetKind};
+
+pub use share::HandType;
+
+/// Points recorded against a player who escapes mid-hand.
+pub const ESCAPE_PENALTY: i64 = 15;
+
+/// The Shanghai family with validated room options.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shanghai {
+    /// 底分.
+    base: i64,
+    /// 花分: points per 花.
+    hua: i64,
+    /// 勒子: the cap unit.
+    lezi: i64,
+}
+
+impl Shanghai {
+    /// Validates options.
+    ///
+    /// # Errors
+    /// An unknown option or a value out of range.
+    pub fn new(raw: &RawOptions) -> Result<Shanghai, OptionError> {
+        const KNOWN: &str = "base, hua, lezi";
+        if let Some(name) = raw.keys().find(|k| !KNOWN.split(", ").any(|n| n == *k)) {
+            return Err(OptionError::Unknown {
+                ruleset: RulesetId::Shanghai,
+                name: name.clone(),
+                known: KNOWN,
+            });
+        }
+        Ok(Shanghai {
+            base: int_option(raw, "base", 2, 1..=1_000_000)?,
+            hua: int_option(raw, "hua", 1, 0..=1_000_000)?,
+            lezi: int_option(raw, "lezi", 10, 1..=10_000_000)?,
+        })
+    }
+
+    /// The validated options, defaults filled in.
+    pub fn options(&self) -> RawOptions {
+        let mut o = RawOptions::new();
+        o.insert("base".into(), OptionValue::Int(self.base));
+        o.insert("hua".into(), OptionValue::Int(self.hua));
+        o.insert("lezi".into(), OptionValue::Int(self.lezi));
+        o
+    }
+}
+
+impl Rules for Shanghai {
+    fn id(&self) -> RulesetId {
+        RulesetId::Shanghai
+    }
+    fn tile_set(&self) -> TileSetKind {
+        TileSetKind::Flowers144
+    }
+    fn replacement_end(&self) -> ReplacementEnd {
+        ReplacementEnd::Tail
+    }
+    fn forms(&self) -> Forms {
+        Forms::STANDARD
+    }
+    fn allows_chow(&self) -> bool {
+        true
+    }
+    fn multi_win(&self) -> bool {
+        true
+    }
+    fn missed_win(&self) -> MissedWin {
+        MissedWin::SameKindUntilOwnMove
+    }
+    fn could_win(&self, hand: &SeatHand, tile: Tile, _wild: Option<Tile>) -> bool {
+        if tile.is_flower() {
+            return share::eight_flowers(hand, tile);
+        }
+        let mut full = hand.concealed;
+        full.add(tile);
+        crate::shape::is_complete(&full, hand.melds.len() as u8, Forms::STANDARD)
+    }
+    fn evaluate_win(&self, check: &WinCheck<'_>) -> Result<WinScore, String> {
+        let scored = self.score(check.hand, check.win)?;
+        Ok(WinScore {
+            value: scored.share,
+            items: scored.items,
+        })
+    }
+    fn payment_for(&self, value: i64) -> i64 {
+        value
+    }
+    fn settle(&self, hand: &FinishedHand) -> Result<Settlement, SettleError> {
+        check_physical(hand, TileSetKind::Flowers144)?;
+        if hand.players != 4 {
+            return Err(SettleError::Inconsistent(
+                "Shanghai is played by four".into(),
+            ));
+        }
+        let mut st = Settlement::default();
+        for win in &hand.wins {
+            let sh = &hand.seats[win.seat];
+            let scored = self.score(sh, win).map_err(|reason| SettleError::NotAWin {
+                seat: win.seat,
+                hand: describe(sh),
+                tile: win.tile,
+                reason,
+            })?;
+            let (share, mut items) = self.multiplied(hand, &scored);
+            self.pay(hand, win, share, &mut st);
+            items.extend(scored.items);
+            st.fans.push(WinnerFans {
+                seat: win.seat,
+                items,
+                total: share,
+            });
+        }
+        Ok(st)
+    }
+    fn next_hand(&self, state: &TableState, result: &HandResult) -> NextHand {
+        let dealer = match result.wins.as_slice() {
+            [] => state.dealer,
+            [win] => win.seat,
+            // 一炮多响: the 下家 of the winner nearest to the discarder in turn order.
+            [first, ..] => {
+                let discarder = first.from.unwrap_or(first.seat);
+                result
+                    .wins
+                    .iter()
+                    .map(|w| w.seat)
+                    .min_by_key(|s| s.distance_from(discarder, 4))
+                    .unwrap_or(first.seat)
+                    .next(4)
+            }
+        };
+        // 荒番: a drawn hand adds one; a won hand played with the counter up takes one off.
+        let draw_bonus = if result.wins.is_empty() {
+            state.draw_bonus.saturating_add(1)
+        } else {
+            state.draw_bonus.saturating_sub(1)
+        };
+        NextHand {
+            dealer,
+            round_wind: state.round_wind,
+            draw_bonus,
+        }
+    }
+    fn escape_penalty(&self) -> Option<i64> {
+        Some(ESCAPE_PENALTY)
+    }
+    fn leave_resets_draw_bonus(&self) -> bool {
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests;
