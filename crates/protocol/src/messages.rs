@@ -102,6 +102,10 @@ pub struct TableSnapshot {
     pub view: Option<WireView>,
     /// The decision the seat owes, if any.
     pub prompt: Option<PromptInfo>,
+    /// The table's 荒番 counter (Shanghai) the current hand is played with, or the next one
+    /// will be between hands: while it is 1 or more, a won hand's shares double. 0 elsewhere.
+    #[serde(default)]
+    pub draw_bonus: u32,
 }
 
 /// Why a request failed.

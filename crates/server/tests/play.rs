@@ -1071,6 +1071,10 @@ async fn snapshot_on_return(addr: std::net::SocketAddr) {
     };
     let view = &snapshot["table"]["view"];
     assert_eq!(snapshot["table"]["seat"], 0);
+    assert_eq!(
+        snapshot["table"]["draw_bonus"], 0,
+        "no 荒番 outside Shanghai"
+    );
     assert!(
         view["hand"].as_array().is_some_and(|h| !h.is_empty()),
         "its own tiles: {snapshot}"

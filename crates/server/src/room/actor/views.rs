@@ -34,15 +34,8 @@ impl Room {
     }
 
     pub(super) fn snapshot(&self, i: usize) -> TableSnapshot {
-        let players = usize::from(self.settings.ruleset.rules().players());
         TableSnapshot {
-            table: self.id.to_string(),
-            ruleset: self.settings.ruleset.id().to_string(),
             seat: Some(i as u8),
-            seats: self.seat_infos(),
-            scores: self.table.state().scores.0[..players].to_vec(),
-            hand_no: self.hand_no(),
-            seed_sha256: self.seed_sha256.clone(),
             view: self
                 .game
                 .as_ref()
@@ -50,25 +43,36 @@ impl Room {
             prompt: self.prompts[i]
                 .as_ref()
                 .map(|p| prompt_info(self.hand_no(), p)),
+            ..self.table_snapshot()
         }
     }
 
     /// What a spectator sees on arrival: the table without anyone's concealed tiles.
     pub(super) fn public_snapshot(&self) -> TableSnapshot {
+        TableSnapshot {
+            view: self
+                .game
+                .as_ref()
+                .map(|g| protocol::public_view(&g.view(Seat::ALL[0]))),
+            ..self.table_snapshot()
+        }
+    }
+
+    /// What everyone may see of the table, without a hand's view or a prompt.
+    fn table_snapshot(&self) -> TableSnapshot {
         let players = usize::from(self.settings.ruleset.rules().players());
+        let state = self.table.state();
         TableSnapshot {
             table: self.id.to_string(),
             ruleset: self.settings.ruleset.id().to_string(),
             seat: None,
             seats: self.seat_infos(),
-            scores: self.table.state().scores.0[..players].to_vec(),
+            scores: state.scores.0[..players].to_vec(),
             hand_no: self.hand_no(),
             seed_sha256: self.seed_sha256.clone(),
-            view: self
-                .game
-                .as_ref()
-                .map(|g| protocol::public_view(&g.view(Seat::ALL[0]))),
+            view: None,
             prompt: None,
+            draw_bonus: state.draw_bonus,
         }
     }
 
