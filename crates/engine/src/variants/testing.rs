@@ -102,3 +102,22 @@ impl Rules for Plain {
         }
     }
 }
+
+/// Settles a hand written as JSON in the `settle` format and returns the output as JSON (the
+/// families' rule tests go through the same path as `mahjong settle`).
+pub(crate) fn settle(hand: serde_json::Value) -> serde_json::Value {
+    let input: crate::format::SettleInput = serde_json::from_value(hand).expect("test hand parses");
+    serde_json::to_value(crate::format::settle_line(&input)).expect("serializes")
+}
+
+/// The `deltas` of a settle output.
+pub(crate) fn deltas(out: &serde_json::Value) -> Vec<i64> {
+    let d = out
+        .get("deltas")
+        .unwrap_or_else(|| panic!("no deltas: {out}"));
+    d.as_array()
+        .expect("array")
+        .iter()
+        .map(|v| v.as_i64().expect("int"))
+        .collect()
+}

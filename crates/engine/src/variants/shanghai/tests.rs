@@ -3,25 +3,11 @@
 
 use serde_json::{Value, json};
 
-use crate::format::{SettleInput, settle_line};
 use crate::ruleset::{HandResult, Ruleset, RulesetId};
 use crate::seat::Seat;
 use crate::settle::{Win, WinFlags};
 use crate::table::TableState;
-
-fn settle(hand: Value) -> Value {
-    let input: SettleInput = serde_json::from_value(hand).expect("test hand parses");
-    serde_json::to_value(settle_line(&input)).expect("serializes")
-}
-
-fn deltas(out: &Value) -> Vec<i64> {
-    out["deltas"]
-        .as_array()
-        .unwrap_or_else(|| panic!("no deltas: {out}"))
-        .iter()
-        .map(|v| v.as_i64().unwrap_or_default())
-        .collect()
-}
+use crate::variants::testing::{deltas, settle};
 
 fn empty() -> Value {
     json!({"concealed": ""})

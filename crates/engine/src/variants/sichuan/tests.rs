@@ -2,24 +2,8 @@
 
 use serde_json::{Value, json};
 
-use crate::format::{SettleInput, SettleOutput, settle_line};
-
-/// Settles a hand written as JSON and returns the output as JSON.
-fn settle(hand: Value) -> Value {
-    let input: SettleInput = serde_json::from_value(hand).expect("test hand parses");
-    serde_json::to_value(settle_line(&input)).expect("serializes")
-}
-
-fn deltas(out: &Value) -> Vec<i64> {
-    let d = out
-        .get("deltas")
-        .unwrap_or_else(|| panic!("no deltas: {out}"));
-    d.as_array()
-        .expect("array")
-        .iter()
-        .map(|v| v.as_i64().expect("int"))
-        .collect()
-}
+use crate::format::SettleOutput;
+use crate::variants::testing::{deltas, settle};
 
 fn error_code(out: &Value) -> String {
     out["error"]["code"]
