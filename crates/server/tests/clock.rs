@@ -5,7 +5,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Client, choose, guest, http, prompt_of};
+use common::{Client, choose, create_room, guest, http, prompt_of};
 use serde_json::{Value, json};
 
 const ACTION_MS: i64 = 3_000;
@@ -58,18 +58,14 @@ async fn a_late_decision_draws_on_the_bank_a_timeout_spends_it_and_it_refills_ne
     let server = common::sqlite_server().await;
     let addr = server.addr;
     let (_, token) = guest(addr, "慢").await;
-    let (status, room) = http(
+    let room = create_room(
         addr,
-        "POST",
-        "/api/rooms",
-        Some(&token),
-        Some(json!({"ruleset": "sichuan-xuezhan", "hands": 2,
+        &token,
+        json!({"ruleset": "sichuan-xuezhan", "hands": 2,
                     "bots": ["basic", "basic", "basic"],
-                    "action_seconds": ACTION_MS / 1000, "time_bank_seconds": BANK_MS / 1000})),
+                    "action_seconds": ACTION_MS / 1000, "time_bank_seconds": BANK_MS / 1000}),
     )
-    .await
-    .expect("create room");
-    assert_eq!(status, 201, "{room}");
+    .await;
     let table = room["table"].as_str().unwrap_or_default().to_string();
     let mut c = Client::connect(addr, &table, &token, None)
         .await

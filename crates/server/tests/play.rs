@@ -4,7 +4,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Client, choose, guest, http, prompt_of};
+use common::{Client, choose, create_room, guest, http, join_room, prompt_of};
 use serde_json::{Value, json};
 use sha2::Digest;
 
@@ -162,16 +162,12 @@ async fn a_dropped_player_is_played_by_the_bot_and_resumes_where_it_left_on(
     addr: std::net::SocketAddr,
 ) {
     let (_, token) = guest(addr, "掉线").await;
-    let (status, room) = http(
+    let room = create_room(
         addr,
-        "POST",
-        "/api/rooms",
-        Some(&token),
-        Some(json!({"ruleset": "sichuan", "hands": 1, "bots": ["basic", "basic", "basic"]})),
+        &token,
+        json!({"ruleset": "sichuan", "hands": 1, "bots": ["basic", "basic", "basic"]}),
     )
-    .await
-    .expect("create room");
-    assert_eq!(status, 201, "{room}");
+    .await;
     let table = room["table"].as_str().unwrap_or_default().to_string();
     let mut client = Client::connect(addr, &table, &token, None)
         .await
@@ -434,28 +430,15 @@ enum Gone {
 async fn leaves_mid_hand_on(addr: std::net::SocketAddr, how: Gone, ruleset: &str, penalty: i64) {
     let (leaver_id, leaver) = guest(addr, "逃跑").await;
     let (_, stayer) = guest(addr, "留下").await;
-    let (status, room) = http(
+    let room = create_room(
         addr,
-        "POST",
-        "/api/rooms",
-        Some(&leaver),
-        Some(json!({"ruleset": ruleset, "hands": 1, "bots": ["basic", "basic"]})),
+        &leaver,
+        json!({"ruleset": ruleset, "hands": 1, "bots": ["basic", "basic"]}),
     )
-    .await
-    .expect("create room");
-    assert_eq!(status, 201, "{room}");
+    .await;
     let table = room["table"].as_str().unwrap_or_default().to_string();
     let code = room["code"].as_str().unwrap_or_default().to_string();
-    let (status, _) = http(
-        addr,
-        "POST",
-        "/api/rooms/join",
-        Some(&stayer),
-        Some(json!({"code": code})),
-    )
-    .await
-    .expect("join");
-    assert_eq!(status, 200);
+    join_room(addr, &stayer, &code).await;
     let mut gone = Client::connect(addr, &table, &leaver, None)
         .await
         .expect("connect");
@@ -706,16 +689,12 @@ async fn a_guobiao_hand_with_flowers_and_chows_plays_to_its_settlement() {
     let server = common::sqlite_server().await;
     let addr = server.addr;
     let (_, token) = guest(addr, "国标").await;
-    let (status, room) = http(
+    let room = create_room(
         addr,
-        "POST",
-        "/api/rooms",
-        Some(&token),
-        Some(json!({"ruleset": "guobiao", "hands": 1, "bots": ["strong", "strong", "strong"]})),
+        &token,
+        json!({"ruleset": "guobiao", "hands": 1, "bots": ["strong", "strong", "strong"]}),
     )
-    .await
-    .expect("create room");
-    assert_eq!(status, 201, "{room}");
+    .await;
     let table = room["table"].as_str().unwrap_or_default().to_string();
     let mut c = Client::connect(addr, &table, &token, None)
         .await
@@ -993,16 +972,12 @@ async fn stopping_the_server_stops_every_room_after_its_writes() {
     let server = common::sqlite_server().await;
     let addr = server.addr;
     let (_, token) = guest(addr, "停机").await;
-    let (status, room) = http(
+    let room = create_room(
         addr,
-        "POST",
-        "/api/rooms",
-        Some(&token),
-        Some(json!({"ruleset": "sichuan", "hands": 2, "bots": ["basic", "basic"]})),
+        &token,
+        json!({"ruleset": "sichuan", "hands": 2, "bots": ["basic", "basic"]}),
     )
-    .await
-    .expect("create room");
-    assert_eq!(status, 201, "{room}");
+    .await;
     let code = room["code"].as_str().unwrap_or_default().to_string();
     server::stop_rooms(&server.running.state).await;
     let (_, late) = guest(addr, "来晚了").await;
@@ -1112,16 +1087,7 @@ async fn an_action_when_none_is_owed_is_not_your_turn() {
     .expect("create room");
     let table = room["table"].as_str().unwrap_or_default().to_string();
     let code = room["code"].as_str().unwrap_or_default().to_string();
-    let (status, _) = http(
-        addr,
-        "POST",
-        "/api/rooms/join",
-        Some(&b),
-        Some(json!({"code": code})),
-    )
-    .await
-    .expect("join");
-    assert_eq!(status, 200);
+    join_room(addr, &b, &code).await;
     // The first hand waits for both players: nothing is owed yet.
     let mut c = Client::connect(addr, &table, &a, None)
         .await

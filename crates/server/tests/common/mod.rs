@@ -223,6 +223,30 @@ pub async fn guest(addr: SocketAddr, name: &str) -> (String, String) {
 type Socket =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
+/// Creates a room as the holder of `token` (`body` as `POST /api/rooms` takes it); the answer
+/// must be 201. Returns the answer (`table`, `seat`, `code`).
+pub async fn create_room(addr: SocketAddr, token: &str, body: Value) -> Value {
+    let (status, room) = http(addr, "POST", "/api/rooms", Some(token), Some(body))
+        .await
+        .expect("create room");
+    assert_eq!(status, 201, "{room}");
+    room
+}
+
+/// Joins the room with `code` as the holder of `token`; the answer must be 200.
+pub async fn join_room(addr: SocketAddr, token: &str, code: &str) {
+    let (status, body) = http(
+        addr,
+        "POST",
+        "/api/rooms/join",
+        Some(token),
+        Some(json!({ "code": code })),
+    )
+    .await
+    .expect("join");
+    assert_eq!(status, 200, "{body}");
+}
+
 /// A protocol client on one table.
 pub struct Client {
     pub socket: Socket,
