@@ -271,6 +271,10 @@ pub trait Rules: Send + Sync {
     /// plus `tile` have a winning shape at all? Families with wins that are not shapes (八花齐,
     /// 四惠牌) or wild tiles extend it.
     fn could_win(&self, hand: &SeatHand, tile: Tile, wild: Option<Tile>) -> bool {
+        // Shapes ignore flowers, so a flower would "complete" a hand that is already whole.
+        if tile.is_flower() {
+            return false;
+        }
         let mut full = hand.concealed;
         full.add(tile);
         let melds = hand.melds.len() as u8;

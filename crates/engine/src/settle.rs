@@ -329,13 +329,17 @@ pub fn check_physical(
         }
     }
     // Every given seat holds 13 tiles counting each meld as three (a seat left as "" does not
-    // matter to the result and is exempt; a flower win's winner holds its 13 as well).
+    // matter to the result and is exempt; a flower win's winner holds its 13 as well). A flower
+    // win can come during the deal's 补花, before the dealer has discarded its 14th tile.
+    let flower_win = hand.wins.iter().any(|w| w.tile.is_flower());
     for s in hand.seats_in_play() {
         let sh = &hand.seats[s];
         let given = sh.is_given();
         let is_winner = winners.contains(s);
         let expected = 13u32.saturating_sub(3 * sh.melds.len() as u32);
-        if (given || is_winner) && sh.concealed.total() != expected {
+        let total = sh.concealed.total();
+        let dealer_holds_fourteenth = flower_win && s == hand.dealer && total == expected + 1;
+        if (given || is_winner) && total != expected && !dealer_holds_fourteenth {
             return Err(SettleError::Inconsistent(format!(
                 "seat {s} holds {} concealed tiles with {} melds; expected {expected}",
                 sh.concealed.total(),

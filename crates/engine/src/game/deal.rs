@@ -1,7 +1,7 @@
 //! Dealing a hand: the dice break, thirteen tiles each and a fourteenth to the dealer, the
 //! indicator, and 补花.
 
-use super::{Game, Phase, Turn};
+use super::{Game, Phase, Replacement, Turn};
 use crate::event::{Audience, EventKind};
 use crate::seat::{BySeat, Seat};
 use crate::tile::Tile;
@@ -75,11 +75,16 @@ impl Game {
                     Audience::Everyone,
                     EventKind::FlowerReplaced { seat: s, flower: f },
                 );
-                if let Some(t) = self.replacement_for(s)
+                if let Replacement::Tile(t) = self.replacement_for(s, false)
                     && s == self.dealer
                 {
                     drawn = Some(t);
                 }
+            }
+        }
+        for &s in &order {
+            if self.holds_all_flowers(s) {
+                return;
             }
         }
         self.opening_tile = drawn;
@@ -95,6 +100,25 @@ impl Game {
         } else {
             Phase::Turn(first)
         };
+    }
+}
+
+impl Game {
+    /// A seat that holds every flower once the deal's 补花 is done wins with the last it set
+    /// aside (八花齐) where its family allows, before the dealer's first discard: the deal
+    /// completes first so every seat holds its full hand.
+    fn holds_all_flowers(&mut self, seat: Seat) -> bool {
+        if self.seats[seat].flowers.len() < 8 {
+            return false;
+        }
+        let Some(last) = self.seats[seat].flowers.pop() else {
+            return false;
+        };
+        if self.flower_wins(seat, last) {
+            return true;
+        }
+        self.seats[seat].flowers.push(last);
+        false
     }
 }
 

@@ -115,6 +115,17 @@ pub(crate) struct Turn {
     pub forced_zone: bool,
 }
 
+/// What a replacement draw brought the seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Replacement {
+    /// A tile for the hand.
+    Tile(Tile),
+    /// Nothing: the wall is empty.
+    Exhausted,
+    /// A flower that won outright (八花齐); the hand is over.
+    FlowerWin,
+}
+
 /// One hand in play.
 #[derive(Clone, Debug)]
 pub struct Game {
@@ -335,16 +346,25 @@ impl Game {
             .collect()
     }
 
-    /// Draws a replacement for a flower or kong, setting further flowers aside.
-    fn replacement_for(&mut self, seat: Seat) -> Option<Tile> {
+    /// Draws a replacement for a flower or kong, setting further flowers aside; in play
+    /// (`in_play`, not during the deal's 补花) a flower that completes a win of flowers (八花齐)
+    /// ends the drawing there.
+    fn replacement_for(&mut self, seat: Seat, in_play: bool) -> Replacement {
         loop {
-            let t = self.wall.draw_replacement()?;
+            let Some(t) = self.wall.draw_replacement() else {
+                return Replacement::Exhausted;
+            };
             if t.is_flower() {
-                self.seats[seat].flowers.push(t);
-                self.emit(
-                    Audience::Everyone,
-                    EventKind::FlowerReplaced { seat, flower: t },
-                );
+                if in_play && self.set_flower_aside(seat, t) {
+                    return Replacement::FlowerWin;
+                }
+                if !in_play {
+                    self.emit(
+                        Audience::Everyone,
+                        EventKind::FlowerReplaced { seat, flower: t },
+                    );
+                    self.seats[seat].flowers.push(t);
+                }
                 continue;
             }
             self.seats[seat].concealed.add(t);
@@ -364,7 +384,43 @@ impl Game {
                     replacement: true,
                 },
             );
-            return Some(t);
+            return Replacement::Tile(t);
+        }
+    }
+
+    /// Sets a flower aside for `seat` (补花) and, when it is the last of the flowers the family
+    /// lets win outright (八花齐: it "wins at once, even mid-turn"), records that self-drawn win
+    /// and ends the hand. Returns whether it did; the engine performs this itself, as it does
+    /// every flower replacement, since no player would decline it.
+    pub(super) fn set_flower_aside(&mut self, seat: Seat, flower: Tile) -> bool {
+        self.emit(
+            Audience::Everyone,
+            EventKind::FlowerReplaced { seat, flower },
+        );
+        if self.flower_wins(seat, flower) {
+            return true;
+        }
+        self.seats[seat].flowers.push(flower);
+        false
+    }
+
+    /// Records `flower` as `seat`'s winning tile when the family lets it win (八花齐) and ends
+    /// the hand; the flower is then the win's tile, not one of the seat's set-aside flowers.
+    pub(super) fn flower_wins(&mut self, seat: Seat, flower: Tile) -> bool {
+        let hand = self.seat_hand(seat, None);
+        let candidate = Win {
+            seat,
+            tile: flower,
+            from: None,
+            flags: self.base_flags(seat),
+        };
+        match self.judge(&hand, candidate) {
+            Some((_, win)) => {
+                self.record_win(win, true);
+                self.after_wins(seat);
+                true
+            }
+            None => false,
         }
     }
 
@@ -521,6 +577,8 @@ impl Game {
 /// A list of up to eight claim options for one seat.
 pub(crate) type Options = ArrayVec<Action, 8>;
 
+#[cfg(test)]
+mod flower_tests;
 #[cfg(test)]
 mod sichuan_tests;
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! A seat's own turn: drawing, discarding, kongs and the self-drawn win.
 
-use super::{Game, Phase, Turn};
+use super::{Game, Phase, Replacement, Turn};
 use crate::action::Action;
 use crate::event::{Audience, EventKind};
 use crate::game::claims::ClaimWindow;
@@ -199,11 +199,12 @@ impl Game {
     pub(super) fn replacement_turn(&mut self, seat: Seat) {
         // A replacement draw is a draw: it lifts 过水 and 漏胡.
         self.seats[seat].lift_pass_restrictions();
-        let replacement = self.replacement_for(seat);
+        let replacement = self.replacement_for(seat, true);
         let forced_zone = self.in_forced_zone();
         match replacement {
-            None => self.finish(true),
-            Some(t) => {
+            Replacement::Exhausted => self.finish(true),
+            Replacement::FlowerWin => {}
+            Replacement::Tile(t) => {
                 self.phase = Phase::Turn(Turn {
                     seat,
                     drawn: Some(t),
@@ -234,14 +235,13 @@ impl Game {
             return;
         };
         if tile.is_flower() {
-            self.seats[seat].flowers.push(tile);
-            self.emit(
-                Audience::Everyone,
-                EventKind::FlowerReplaced { seat, flower: tile },
-            );
-            match self.replacement_for(seat) {
-                Some(t) => tile = t,
-                None => {
+            if self.set_flower_aside(seat, tile) {
+                return;
+            }
+            match self.replacement_for(seat, true) {
+                Replacement::Tile(t) => tile = t,
+                Replacement::FlowerWin => return,
+                Replacement::Exhausted => {
                     self.finish(true);
                     return;
                 }

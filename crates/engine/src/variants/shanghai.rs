@@ -13,8 +13,11 @@
 //! - **花 of concealed sets.** An honor held three times in the winning hand is a pung (honors
 //!   cannot form runs); suited pungs give no 花, so no split of the hand changes the count.
 //! - **The value compared** for 漏胡 and by bots is the share before 开宝 and 荒番.
-//! - **八花齐** is scored by `settle`; the hand flow does not yet offer it as a win the moment the
-//!   eighth flower is drawn (it is replaced like any flower).
+//! - **八花齐** wins the moment the eighth flower is set aside, however it came (a draw in turn,
+//!   a flower's or a kong's replacement): the engine records it as a self-drawn win, as it does
+//!   every flower replacement, since no player would decline 2 勒子. Flowers dealt are replaced
+//!   first, so a seat that holds all eight after the deal's 补花 wins before the dealer's first
+//!   discard (the dealer then still holds 14 tiles, which `settle` accepts for a flower win).
 
 mod share;
 
