@@ -203,7 +203,7 @@ impl Room {
             Command::Leave { player } => {
                 if let Some(i) = self.seat_of(&player) {
                     self.seats[i].conn = None;
-                    self.escape(i);
+                    self.escape(i).await;
                     self.refresh_statuses();
                 }
             }
@@ -343,7 +343,7 @@ impl Room {
             let s = &self.seats[i];
             if !s.escaped && s.conn.is_none() && s.dropped_at.is_some_and(|t| now >= t + reconnect)
             {
-                self.escape(i);
+                self.escape(i).await;
             }
         }
         self.refresh_statuses();
@@ -365,11 +365,13 @@ impl Room {
 
     /// A player has escaped: the bot plays the seat from now on; during a hand, the ruleset's
     /// penalty is stored with it.
-    fn escape(&mut self, i: usize) {
+    async fn escape(&mut self, i: usize) {
         self.seats[i].escaped = true;
         if self.game.is_none() {
-            // Between hands: the table's carry-over restarts now (during a hand, when it ends).
+            // Between hands: the table's carry-over restarts now (during a hand, when it ends,
+            // stored with that hand), and is stored now so a restart keeps the reset.
             self.table.player_left();
+            self.persist_carried().await;
         }
         if self.game.is_some()
             && let Some(p) = self.seats[i].player().cloned()

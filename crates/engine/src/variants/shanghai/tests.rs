@@ -147,3 +147,94 @@ fn after_a_multi_win_the_next_dealer_follows_the_winner_nearest_the_discarder() 
         Seat::ALL[0]
     );
 }
+
+/// Plays a hand out: every listed win is taken, otherwise a legal action drawn from `seed`.
+fn play_out(game: &mut crate::Game, seed: u64) {
+    let mut rng = crate::wall::SeededRng::new(seed);
+    while !game.is_over() {
+        let Some(s) = game
+            .table_seats()
+            .find(|&s| !game.legal_actions(s).is_empty())
+        else {
+            panic!("a hand in play always owes someone an action");
+        };
+        let legal = game.legal_actions(s).to_vec();
+        let a = legal
+            .iter()
+            .copied()
+            .find(|a| matches!(a, crate::Action::Win | crate::Action::SelfDrawWin))
+            .unwrap_or_else(|| legal[rng.below(legal.len() as u32) as usize]);
+        game.apply(s, a).expect("legal");
+    }
+}
+
+/// The next hand at `table` that ends `won` or drawn, over the first seeds that give one.
+fn next_hand(table: &crate::Table, won: bool) -> crate::Game {
+    for seed in 0..5_000u64 {
+        let mut game = table.deal(seed);
+        play_out(&mut game, seed);
+        if game.wins().is_empty() != won {
+            return game;
+        }
+    }
+    panic!(
+        "no seed below 5,000 gives a {} hand",
+        if won { "won" } else { "drawn" }
+    );
+}
+
+/// Whether a settlement doubled its wins by 荒番, and by exactly two: the same hand settled
+/// with the counter at 0 pays half.
+fn doubled_by_draw_bonus(game: &crate::Game) -> bool {
+    let settlement = game.settlement().expect("settles");
+    let named = settlement
+        .fans
+        .iter()
+        .all(|w| w.items.iter().any(|i| i.name == "荒番"));
+    let mut plain = game.finished_hand();
+    plain.carried.draw_bonus = 0;
+    let rules = Ruleset::with_defaults(RulesetId::Shanghai).expect("preset");
+    let plain = rules.rules().settle(&plain).expect("settles");
+    let halved = settlement
+        .deltas
+        .iter()
+        .all(|(s, d)| *d == 2 * plain.deltas[s]);
+    named && halved && !settlement.fans.is_empty()
+}
+
+#[test]
+fn played_hands_follow_the_draw_bonus_example_across_a_restart() {
+    let rules = Ruleset::with_defaults(RulesetId::Shanghai).expect("preset");
+    let mut table = crate::Table::new(rules.clone(), 3);
+    let mut counters = Vec::new();
+    for hand in 0..3 {
+        let game = next_hand(&table, false);
+        table.finish(&game).expect("finished");
+        counters.push(table.state().draw_bonus);
+        if hand == 1 {
+            // The server stores the carried state after every hand and restores the table
+            // from it: the counter comes back with it.
+            let saved = serde_json::to_string(table.state()).expect("serializes");
+            let state: TableState = serde_json::from_str(&saved).expect("parses");
+            let before = table.state().clone();
+            table = crate::Table::restore(rules.clone(), state);
+            assert_eq!(table.state(), &before);
+        }
+    }
+    assert_eq!(counters, [1, 2, 3], "三局荒牌: 荒番(1), (2), (3)");
+    let game = next_hand(&table, true);
+    assert!(
+        doubled_by_draw_bonus(&game),
+        "the fourth hand's win is doubled"
+    );
+    table.finish(&game).expect("finished");
+    assert_eq!(table.state().draw_bonus, 2, "第5局 荒番(2)");
+    let game = next_hand(&table, true);
+    assert!(doubled_by_draw_bonus(&game), "荒番(2) still doubles");
+    table.finish(&game).expect("finished");
+    assert_eq!(table.state().draw_bonus, 1);
+    table.player_left();
+    assert_eq!(table.state().draw_bonus, 0, "a leave resets it");
+    let game = next_hand(&table, true);
+    assert!(!doubled_by_draw_bonus(&game), "no 荒番 once reset");
+}

@@ -139,6 +139,14 @@ impl Room {
         }
     }
 
+    /// Stores the table's carried state outside a finished hand (a player left between hands).
+    pub(super) async fn persist_carried(&self) {
+        let carried = serde_json::to_value(self.table.state()).unwrap_or_default();
+        if let Err(e) = self.store.set_table_carried(&self.id, &carried).await {
+            tracing::error!(error = %e, "the table's carried state could not be stored");
+        }
+    }
+
     pub(super) async fn persist_seats(&self) {
         let seats: Vec<store::SeatOccupant> =
             self.seats.iter().map(|s| s.occupant.stored()).collect();
