@@ -578,7 +578,7 @@ impl Game {
 pub(crate) type Options = ArrayVec<Action, 8>;
 
 #[cfg(test)]
-mod flower_tests;
+mod shanghai_tests;
 #[cfg(test)]
 mod sichuan_tests;
 #[cfg(test)]
