@@ -12,6 +12,7 @@ use crate::seat::Seat;
 use crate::settle::{FanItem, FinishedHand, SeatHand, SettleError, Settlement, Win};
 use crate::shape::Forms;
 use crate::tile::Tile;
+use crate::variants::beijing::Beijing;
 use crate::variants::guobiao::Guobiao;
 use crate::variants::shanghai::Shanghai;
 use crate::variants::sichuan::Sichuan;
@@ -39,11 +40,15 @@ pub enum RulesetId {
     /// `guobiao-house`: `guobiao` with the non-GB hands 四方大发, 天和, 地和, 人和.
     #[serde(rename = "guobiao-house")]
     GuobiaoHouse,
+    /// `beijing`: 北京麻将 with 惠牌 wilds, the reserve, 烧庄 and 互包.
+    #[serde(rename = "beijing")]
+    Beijing,
 }
 
 impl RulesetId {
     /// Every implemented preset.
-    pub const ALL: [RulesetId; 6] = [
+    pub const ALL: [RulesetId; 7] = [
+        RulesetId::Beijing,
         RulesetId::Shanghai,
         RulesetId::Sichuan,
         RulesetId::SichuanXuezhan,
@@ -61,13 +66,13 @@ impl RulesetId {
             RulesetId::Shanghai => "shanghai",
             RulesetId::Guobiao => "guobiao",
             RulesetId::GuobiaoHouse => "guobiao-house",
+            RulesetId::Beijing => "beijing",
         }
     }
 }
 
 /// Presets named in the rules spec whose families are not built yet.
-const PLANNED: [&str; 7] = [
-    "beijing",
+const PLANNED: [&str; 6] = [
     "beijing-2020",
     "guangdong",
     "ningbo",
@@ -87,7 +92,7 @@ impl fmt::Display for RulesetId {
 pub enum RulesetIdError {
     /// Not a preset of the rules spec.
     #[error(
-        "unknown ruleset `{0}` (known: shanghai, sichuan, sichuan-xuezhan, sichuan-xuezhan-9, guobiao, guobiao-house)"
+        "unknown ruleset `{0}` (known: beijing, shanghai, sichuan, sichuan-xuezhan, sichuan-xuezhan-9, guobiao, guobiao-house)"
     )]
     Unknown(String),
     /// A preset of the spec that this build does not play yet.
@@ -287,6 +292,17 @@ pub trait Rules: Send + Sync {
             _ => crate::shape::is_complete(&full, melds, self.forms()),
         }
     }
+    /// Whether a seat that can win on its own draw must win at once, with no other action
+    /// offered (四惠牌).
+    fn wins_at_once(&self, _hand: &SeatHand, _tile: Tile, _wild: Option<Tile>) -> bool {
+        false
+    }
+    /// Whether the family counts go-arounds in which the other three follow the dealer's
+    /// discard (烧庄, 跟庄), and makes a seat holding the dealer's first discarded wind follow
+    /// it on its first discard.
+    fn follows_dealer(&self) -> bool {
+        false
+    }
     /// Turns up an indicator after the deal and names the wild kind (惠牌, 财神), for families
     /// that have one; the indicator is taken out of the wall.
     fn wild_tile(&self, _wall: &mut crate::wall::Wall) -> Option<crate::wall::WildDraw> {
@@ -358,6 +374,7 @@ enum Family {
     Sichuan(Sichuan),
     Guobiao(Guobiao),
     Shanghai(Shanghai),
+    Beijing(Beijing),
     #[cfg(test)]
     Plain(crate::variants::testing::Plain),
 }
@@ -374,6 +391,7 @@ impl Ruleset {
             }
             RulesetId::Guobiao | RulesetId::GuobiaoHouse => Family::Guobiao(Guobiao::new(id, raw)?),
             RulesetId::Shanghai => Family::Shanghai(Shanghai::new(raw)?),
+            RulesetId::Beijing => Family::Beijing(Beijing::new(raw)?),
         };
         Ok(Ruleset { family })
     }
@@ -389,6 +407,7 @@ impl Ruleset {
             Family::Sichuan(s) => s,
             Family::Guobiao(g) => g,
             Family::Shanghai(s) => s,
+            Family::Beijing(b) => b,
             #[cfg(test)]
             Family::Plain(p) => p,
         }
@@ -413,6 +432,7 @@ impl Ruleset {
             Family::Sichuan(s) => s.options(),
             Family::Guobiao(_) => RawOptions::new(),
             Family::Shanghai(s) => s.options(),
+            Family::Beijing(b) => b.options(),
             #[cfg(test)]
             Family::Plain(_) => RawOptions::new(),
         }

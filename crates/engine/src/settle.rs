@@ -138,6 +138,23 @@ pub struct FinishedHand {
 }
 
 impl FinishedHand {
+    /// Claims `by` made from `from` in the hand (承包, 互包): the carried list when given,
+    /// else the melds.
+    pub fn claims(&self, by: Seat, from: Seat) -> u32 {
+        match &self.carried.claims {
+            Some(list) => list
+                .iter()
+                .filter(|&&(b, f, _)| b == by && f == from)
+                .map(|&(_, _, n)| n)
+                .sum(),
+            None => self.seats[by]
+                .melds
+                .iter()
+                .filter(|m| m.meld.from == Some(from))
+                .count() as u32,
+        }
+    }
+
     /// The seats at the table.
     pub fn seats_in_play(&self) -> impl Iterator<Item = Seat> + '_ {
         Seat::ALL.into_iter().take(usize::from(self.players))

@@ -305,6 +305,11 @@ fn shanghai_invariants() {
 }
 
 #[test]
+fn beijing_invariants() {
+    check_preset(RulesetId::Beijing);
+}
+
+#[test]
 fn guobiao_invariants() {
     check_preset(RulesetId::Guobiao);
 }

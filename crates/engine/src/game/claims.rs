@@ -54,6 +54,11 @@ impl ClaimWindow {
         let mut w = ClaimWindow::empty(Offer::Discard, from, tile, after_kong);
         let rules = game.ruleset.rules();
         let forced = game.in_forced_zone();
+        // Wilds never claim: a discarded wild is dead, and no chow is made with one.
+        let wild = game.wild.map(|d| d.wild);
+        if wild == Some(tile) {
+            return w;
+        }
         for seat in game
             .table_seats()
             .filter(|&s| s != from && game.seats[s].won.is_none())
@@ -80,7 +85,8 @@ impl ClaimWindow {
                 for low in chow_lows(tile) {
                     let [a, b, c] = run(low);
                     let others = [a, b, c].into_iter().filter(|&t| t != tile);
-                    if others.clone().all(|t| st.concealed.get(t) > 0) && may {
+                    let natural = others.clone().all(|t| Some(t) != wild);
+                    if others.clone().all(|t| st.concealed.get(t) > 0) && may && natural {
                         opts.push(Action::Chow { low });
                     }
                 }

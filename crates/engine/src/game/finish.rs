@@ -46,8 +46,17 @@ impl Game {
                 }
             }),
             wins: self.wins.clone(),
-            carried: self.carried.clone(),
+            carried: self.carried_at_end(),
         }
+    }
+
+    /// The carried state with what this hand adds to it for settling (烧庄 rounds).
+    fn carried_at_end(&self) -> crate::settle::Carried {
+        let mut carried = self.carried.clone();
+        if self.ruleset.rules().follows_dealer() {
+            carried.shaozhuang_rounds = self.follow.rounds;
+        }
+        carried
     }
 
     /// Copies of every kind wherever they are (wall, hands, melds, discards, flowers, winning

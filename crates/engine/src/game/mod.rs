@@ -13,6 +13,7 @@
 mod claims;
 mod deal;
 mod finish;
+mod follow;
 mod turn;
 
 use arrayvec::ArrayVec;
@@ -153,6 +154,8 @@ pub struct Game {
     legal: BySeat<ActionList>,
     /// The indicator turned up after the deal and the wild kind, where the family has one.
     wild: Option<WildDraw>,
+    /// Go-arounds following the dealer's discard (烧庄), where the family counts them.
+    follow: follow::Follow,
 }
 
 impl Game {
@@ -193,6 +196,7 @@ impl Game {
             opening_tile: None,
             legal: BySeat::default(),
             wild: None,
+            follow: follow::Follow::default(),
         };
         game.deal();
         game.refresh_legal();
@@ -578,8 +582,12 @@ impl Game {
 pub(crate) type Options = ArrayVec<Action, 8>;
 
 #[cfg(test)]
+mod beijing_tests;
+#[cfg(test)]
 mod shanghai_tests;
 #[cfg(test)]
 mod sichuan_tests;
+#[cfg(test)]
+mod testkit;
 #[cfg(test)]
 mod tests;

@@ -3,50 +3,14 @@
 //! family that lets flowers win; 漏胡 bars the passed kind until the player's next move; the
 //! 下家 alone may chow and a pung beats it; 一炮多响; only an added kong can be robbed.
 
+use super::testkit::{discard, hand_in_play, seat, tile};
 use super::*;
 use crate::meld::{Meld, MeldKind};
 use crate::ruleset::RulesetId;
 use crate::wall::ReplacementEnd;
 
-fn seat(i: usize) -> Seat {
-    Seat::ALL[i]
-}
-
-fn tile(s: &str) -> Tile {
-    s.parse().expect("tile")
-}
-
 fn flowers(list: &str) -> Vec<Tile> {
     list.split(' ').map(tile).collect()
-}
-
-/// A hand in play: seat 0 holds `hands[0]` and has just drawn `drawn`; the live wall is `live`
-/// and the replacements are `tail`, each in the order they are drawn; no 开宝 (dice 2 and 3).
-fn hand_in_play(id: RulesetId, hands: [&str; 4], drawn: &str, live: &str, tail: &str) -> Game {
-    let rules = Ruleset::with_defaults(id).expect("defaults");
-    let mut game = Game::new(rules, 5, seat(0), Wind::East, Carried::default());
-    for (i, h) in hands.iter().enumerate() {
-        game.seats[seat(i)].concealed = TileCounts::parse(h).expect("notation");
-        game.seats[seat(i)].flowers.clear();
-        game.seats[seat(i)].has_discarded = true;
-    }
-    let list =
-        |s: &str| -> Vec<Tile> { s.split(' ').filter(|s| !s.is_empty()).map(tile).collect() };
-    let mut order = list(live);
-    order.extend(list(tail).into_iter().rev());
-    game.wall = Wall::from_order(order, ReplacementEnd::Tail);
-    game.dice = [2, 3];
-    game.untouched = false;
-    game.phase = Phase::Turn(Turn {
-        seat: seat(0),
-        drawn: Some(tile(drawn)),
-        after_kong: false,
-        last_tile: false,
-        forced_zone: false,
-    });
-    game.seats[seat(0)].concealed.add(tile(drawn));
-    game.refresh_legal();
-    game
 }
 
 /// Seat 0 must discard 4z; seat 1 holds seven flowers (1f..7f).
@@ -60,11 +24,6 @@ fn table(id: RulesetId, live: &str, tail: &str) -> Game {
     let mut game = hand_in_play(id, hands, "4z", live, tail);
     game.seats[seat(1)].flowers = flowers("1f 2f 3f 4f 5f 6f 7f");
     game
-}
-
-fn discard(game: &mut Game, s: usize, t: &str) {
-    game.apply(seat(s), Action::Discard { tile: tile(t) })
-        .expect("legal discard");
 }
 
 fn assert_eight_flowers_won(game: &Game) {

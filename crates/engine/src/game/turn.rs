@@ -24,9 +24,11 @@ impl Game {
                 from: None,
                 flags: self.turn_flags(turn),
             };
-            if self.judge(&self.seat_hand(seat, Some(t)), win).is_some() {
-                // 最后四张: a ready player whose tile appears must win.
-                if turn.forced_zone {
+            let hand = self.seat_hand(seat, Some(t));
+            if self.judge(&hand, win).is_some() {
+                // 最后四张: a ready player whose tile appears must win; so must 四惠牌.
+                let wild = self.wild.map(|w| w.wild);
+                if turn.forced_zone || rules.wins_at_once(&hand, t, wild) {
                     return vec![Action::SelfDrawWin];
                 }
                 out.push(Action::SelfDrawWin);
@@ -34,7 +36,9 @@ impl Game {
         }
         if self.can_replace() {
             for t in Tile::playing() {
-                let may = rules.may_meld_suit(st.void, t.suit());
+                // Four wilds are not a kong: they are 四惠牌.
+                let wild = self.wild.is_some_and(|w| w.wild == t);
+                let may = rules.may_meld_suit(st.void, t.suit()) && !wild;
                 if st.concealed.get(t) == 4 && may {
                     out.push(Action::ConcealedKong { tile: t });
                 }
@@ -44,6 +48,15 @@ impl Game {
                     out.push(Action::AddedKong { tile: m.meld.tile });
                 }
             }
+        }
+        // 烧庄: a seat holding the dealer's first discarded wind follows it on its first discard.
+        let forced = (rules.follows_dealer() && !st.has_discarded)
+            .then(|| self.follow.forced_wind(seat, self.dealer))
+            .flatten()
+            .filter(|&w| st.concealed.get(w) > 0);
+        if let Some(w) = forced {
+            out.push(Action::Discard { tile: w });
+            return out;
         }
         // 定缺: tiles of the void suit go first while any are held.
         let void_held = st.void.filter(|&v| st.concealed.suit_total(v) > 0);
@@ -86,6 +99,8 @@ impl Game {
         st.concealed.remove(tile);
         st.discards.push(tile);
         st.has_discarded = true;
+        let after_dealer = seat.distance_from(self.dealer, self.players);
+        self.follow.discarded(after_dealer, tile);
         self.emit(Audience::Everyone, EventKind::Discarded { seat, tile });
         let window = ClaimWindow::for_discard(self, seat, tile, turn.after_kong);
         if window.is_empty() {
@@ -180,6 +195,7 @@ impl Game {
 
     /// Adds a meld made now, recording who is still in play.
     pub(super) fn place_meld(&mut self, seat: Seat, meld: Meld) {
+        self.follow.interrupted();
         let in_play = self.in_play();
         self.seats[seat].melds.push(PlacedMeld { meld, in_play });
         self.untouched = false;

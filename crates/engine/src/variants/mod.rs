@@ -1,6 +1,7 @@
 //! Rule families, one file each. Each module's docs hold the decisions of
 //! `shared/rules/<family>.md` and the choices made where the spec is silent.
 
+pub mod beijing;
 pub mod guobiao;
 pub mod shanghai;
 pub mod sichuan;

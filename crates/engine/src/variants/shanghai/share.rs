@@ -3,7 +3,6 @@
 
 use super::Shanghai;
 use crate::meld::{KongKind, MeldKind};
-use crate::seat::Seat;
 use crate::settle::{ExtraLine, FanItem, FinishedHand, SeatHand, Settlement, Win};
 use crate::shape::{Forms, Set, decompositions, is_complete};
 use crate::tile::Tile;
@@ -204,7 +203,7 @@ impl Shanghai {
         for other in hand.seats_in_play().filter(|&s| s != win.seat) {
             let pairs = [(win.seat, other), (other, win.seat)]
                 .into_iter()
-                .filter(|&(by, from)| claims(hand, by, from) >= 3)
+                .filter(|&(by, from)| hand.claims(by, from) >= 3)
                 .count() as i64;
             if pairs > 0 {
                 let extra = per_pair * share * pairs;
@@ -252,22 +251,6 @@ fn big_single_wait(hand: &SeatHand, tile: Tile) -> bool {
 /// 开宝: the dice show a pair, or a 1 and a 4.
 fn kaibao([a, b]: [u8; 2]) -> bool {
     a == b || (a.min(b) == 1 && a.max(b) == 4)
-}
-
-/// Claims `by` made from `from` in the hand: the carried list when given, else the melds.
-fn claims(hand: &FinishedHand, by: Seat, from: Seat) -> u32 {
-    match &hand.carried.claims {
-        Some(list) => list
-            .iter()
-            .filter(|&&(b, f, _)| b == by && f == from)
-            .map(|&(_, _, n)| n)
-            .sum(),
-        None => hand.seats[by]
-            .melds
-            .iter()
-            .filter(|m| m.meld.from == Some(from))
-            .count() as u32,
-    }
 }
 
 fn item(name: &'static str, value: i64, count: u32) -> FanItem {

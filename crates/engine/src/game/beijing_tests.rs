@@ -1,0 +1,121 @@
+//! Beijing rules in play, on hands set up tile by tile: wilds never claim, four wilds must
+//! win, only a concealed hand wins on a discard, and the dealer's first discarded wind is
+//! followed and counted as 烧庄.
+
+use super::testkit::{discard, hand_in_play, seat, tile};
+use super::*;
+use crate::meld::{Meld, MeldKind};
+use crate::ruleset::RulesetId;
+
+/// A Beijing hand in play with 9p wild (8p turned up).
+fn beijing(hands: [&str; 4], drawn: &str, live: &str) -> Game {
+    let mut game = hand_in_play(RulesetId::Beijing, hands, drawn, live, "");
+    game.wild = Some(WildDraw {
+        indicator: tile("8p"),
+        wild: tile("9p"),
+    });
+    game.refresh_legal();
+    game
+}
+
+const CLAIMERS: [&str; 4] = [
+    "1m2m3m 4m5m6m 1s2s3s 4s5s6s 7p",
+    "8p9p 5p6p 1z1z 2z2z 3z3z 4z4z 5z",
+    "9p9p 1m1m 2s2s 3s 5s 7s 2p 3p 4p 6z",
+    "3m3m 6m6m 7m7m 8m 9m 8s 9s 6z 7z 7z",
+];
+
+#[test]
+fn a_discarded_wild_is_dead() {
+    let mut game = beijing(CLAIMERS, "9p", "2z");
+    discard(&mut game, 0, "9p");
+    for s in 1..4 {
+        assert!(
+            !game.legal_actions(seat(s)).contains(&Action::Pass),
+            "seat {s} may not claim a wild"
+        );
+    }
+    assert!(matches!(game.phase, Phase::Turn(t) if t.seat == seat(1)));
+}
+
+#[test]
+fn no_chow_is_made_with_a_wild() {
+    let mut game = beijing(CLAIMERS, "2z", "3z");
+    discard(&mut game, 0, "7p");
+    let legal = game.legal_actions(seat(1));
+    assert!(legal.contains(&Action::Chow { low: tile("5p") }));
+    assert!(legal.contains(&Action::Chow { low: tile("6p") }));
+    assert!(
+        !legal.contains(&Action::Chow { low: tile("7p") }),
+        "7p 8p 9p would use the wild 9p"
+    );
+}
+
+#[test]
+fn after_a_claim_a_discard_no_longer_wins() {
+    let mut hands = CLAIMERS;
+    hands[2] = "1m1m1m 2s3s4s 5s6s7s 7p7p 8p8p";
+    let game = {
+        let mut g = beijing(hands, "2z", "3z");
+        discard(&mut g, 0, "7p");
+        g
+    };
+    assert!(game.legal_actions(seat(2)).contains(&Action::Win));
+    hands[2] = "1m1m1m 5s6s7s 7p7p 8p8p";
+    let mut game = beijing(hands, "2z", "3z");
+    game.seats[seat(2)].melds.push(PlacedMeld {
+        meld: Meld {
+            kind: MeldKind::Pung,
+            tile: tile("5z"),
+            from: Some(seat(1)),
+            claimed: Some(tile("5z")),
+        },
+        in_play: SeatSet::EMPTY,
+    });
+    game.refresh_legal();
+    discard(&mut game, 0, "7p");
+    assert_eq!(game.legal_actions(seat(2)), &[Action::Pung, Action::Pass]);
+}
+
+#[test]
+fn the_fourth_wild_must_win_at_once_and_four_wilds_make_no_kong() {
+    let hands = [
+        "1m2m3m 4m5m6m 1s2s 4s 9p9p9p 7z",
+        "2m3m4m 5m6m7m 2p3p4p 6s7s8s 1z",
+        "1p1p 2s2s 3s3s 4s4s 5s5s 6z6z 7z",
+        "3m3m 8p8p 6m6m 7m7m 8m 9m 1s 3z 4z",
+    ];
+    let game = beijing(hands, "9p", "2z");
+    assert_eq!(game.legal_actions(seat(0)), &[Action::SelfDrawWin]);
+}
+
+#[test]
+fn the_dealers_first_wind_is_followed_and_each_follow_round_is_counted() {
+    let hands = [
+        "2m3m4m 5m6m7m 2s3s4s 6s7s 8s 8s",
+        "1z 1m2m3m 4p5p6p 7s8s9s 5z6z7z",
+        "1z 1m2m3m 4p5p6p 7s8s9s 5z6z7z",
+        "1z 4m5m6m 1p2p3p 4s5s6s 5z6z7z",
+    ];
+    let mut game = beijing(hands, "1z", "2z 3z 4z 2z");
+    for s in 0..4 {
+        game.seats[seat(s)].has_discarded = false;
+    }
+    game.refresh_legal();
+    discard(&mut game, 0, "1z");
+    let discards: Vec<Action> = game
+        .legal_actions(seat(1))
+        .iter()
+        .copied()
+        .filter(|a| matches!(a, Action::Discard { .. }))
+        .collect();
+    assert_eq!(discards, [Action::Discard { tile: tile("1z") }]);
+    discard(&mut game, 1, "1z");
+    discard(&mut game, 2, "1z");
+    discard(&mut game, 3, "1z");
+    assert_eq!(game.follow.rounds, 1);
+    assert_eq!(game.finished_hand().carried.shaozhuang_rounds, 1);
+    // The dealer discards something else: the run is over for good.
+    discard(&mut game, 0, "2z");
+    assert_eq!(game.follow.rounds, 1);
+}
