@@ -12,6 +12,7 @@ pub mod quick;
 pub mod rating;
 pub mod restore;
 pub mod room;
+pub mod web;
 pub mod ws;
 
 use std::net::SocketAddr;
@@ -166,6 +167,7 @@ pub fn router(state: AppState) -> Router {
     )
     .route("/ws/tables/{table}", get(ws::upgrade))
     .route("/ws/tables/{table}/watch", get(ws::watch))
+    .merge(web::routes())
     .with_state(state)
 }
 

@@ -1,0 +1,403 @@
+//! The web client in a real browser: headless Chromium (Debian's `chromium`, or `$CHROMIUM`)
+//! driven over the DevTools protocol against a served page. Through the page only — DOM
+//! clicks, no API calls — it signs in as a guest, creates a room with three bots, drops the
+//! connection once (the page must reconnect and resume), plays a whole hand to the settlement
+//! screen and moves on to the next hand; screenshots of the table (desktop and phone sized)
+//! and of the settlement are saved under `target/artifacts/web/`.
+//!
+//! Without Chromium the browser test prints a notice and passes, unless
+//! `MAHJONG_REQUIRE_BROWSER=1` (CI sets it).
+
+#[path = "browser/cdp.rs"]
+mod cdp;
+mod common;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use serde_json::Value;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+/// The whole browser test's time limit.
+const LIMIT: Duration = Duration::from_secs(120);
+
+/// Where the screenshots go: `$CARGO_TARGET_DIR/artifacts/web`, else the workspace's
+/// `target/artifacts/web`.
+fn artifacts() -> PathBuf {
+    let workspace = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .filter(|t| !t.is_empty())
+        .map(PathBuf::from)
+        .map(|t| {
+            if t.is_absolute() {
+                t
+            } else {
+                workspace.join(t)
+            }
+        })
+        .unwrap_or_else(|| workspace.join("target"));
+    target.join("artifacts").join("web")
+}
+
+fn browser_required() -> bool {
+    std::env::var("MAHJONG_REQUIRE_BROWSER").is_ok_and(|v| v == "1")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_guest_plays_a_hand_in_the_browser() {
+    let Some(chromium) = cdp::find_chromium() else {
+        assert!(
+            !browser_required(),
+            "MAHJONG_REQUIRE_BROWSER=1 but no Chromium at $CHROMIUM or /usr/bin/chromium"
+        );
+        eprintln!(
+            "NOTICE: browser test skipped: no Chromium at $CHROMIUM or /usr/bin/chromium \
+             (install Debian's `chromium`; set MAHJONG_REQUIRE_BROWSER=1 to make this fail)"
+        );
+        return;
+    };
+    let server = common::sqlite_server_with(|c| {
+        // Claims wait for the player's answer (no held window), hands follow quickly, and a
+        // dropped connection has time to come back before the seat counts as escaped.
+        c.claim_window_ms = 0;
+        c.next_hand_ms = 300;
+        c.grace_ms = 3000;
+        c.reconnect_ms = 60_000;
+    })
+    .await;
+    let browser = cdp::Browser::launch(&chromium)
+        .await
+        .expect("start chromium");
+    let mut page = browser.new_page().await.expect("open a page");
+    let started = Instant::now();
+    let outcome = tokio::time::timeout(LIMIT, play(&mut page, server.addr)).await;
+    match outcome {
+        Ok(Ok(paths)) => {
+            for p in paths {
+                println!("artifact: {}", p.display());
+            }
+            println!("browser test took {:.1} s", started.elapsed().as_secs_f64());
+        }
+        Ok(Err(e)) => panic!(
+            "the browser test failed: {e:#}\nchromium's stderr:\n{}",
+            browser.stderr_tail()
+        ),
+        Err(_) => panic!(
+            "the browser test did not finish within {} s; the page shows:\n{}",
+            LIMIT.as_secs(),
+            page_text(&mut page).await
+        ),
+    }
+    server.finish().await;
+}
+
+/// The page's visible text, shortened, for failure messages.
+async fn page_text(page: &mut cdp::Page) -> String {
+    match page
+        .eval("document.body ? document.body.innerText : ''")
+        .await
+    {
+        Ok(Value::String(s)) => s.chars().take(3000).collect(),
+        Ok(v) => v.to_string(),
+        Err(e) => format!("(unreadable: {e})"),
+    }
+}
+
+/// Waits until `condition` (a JS expression) is true, within `wait`.
+async fn wait_for(page: &mut cdp::Page, condition: &str, wait: Duration) -> anyhow::Result<()> {
+    let until = Instant::now() + wait;
+    loop {
+        if page.eval(condition).await? == Value::Bool(true) {
+            return Ok(());
+        }
+        if Instant::now() > until {
+            bail!(
+                "waited {} s for `{condition}`; the page shows:\n{}",
+                wait.as_secs(),
+                page_text(page).await
+            );
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Whether the page asks for a decision (an action button or a legal discard).
+const OWES: &str = r#"!!document.querySelector('[data-testid="actions"] button[data-action], [data-testid="hand-tile"][data-legal="true"]')"#;
+
+/// One move of the loop: answers whatever the page asks, by clicking. Returns what it did.
+const STEP: &str = r#"(() => {
+  const q = (s) => document.querySelector(s);
+  if (q('[data-testid="settlement"]')) return 'settlement';
+  const win = q('button[data-action="self_draw_win"], button[data-action="win"]');
+  if (win) { win.click(); return 'win'; }
+  const voids = [...document.querySelectorAll('button[data-action="declare_void"]')];
+  if (voids.length) { (voids.find((b) => b.classList.contains('suggested')) || voids[0]).click(); return 'void'; }
+  const tiles = [...document.querySelectorAll('[data-testid="hand-tile"][data-legal="true"]')];
+  if (tiles.length) { tiles[tiles.length - 1].click(); return 'discard'; }
+  const pass = q('button[data-action="pass"]');
+  if (pass) { pass.click(); return 'pass'; }
+  return 'wait';
+})()"#;
+
+async fn play(page: &mut cdp::Page, addr: SocketAddr) -> anyhow::Result<Vec<PathBuf>> {
+    let dir = artifacts();
+    std::fs::create_dir_all(&dir).context("create the artifacts directory")?;
+    let dir = dir.canonicalize().unwrap_or(dir);
+    page.set_viewport(1280, 860, 1.0, false).await?;
+    page.navigate(&format!("http://{addr}/")).await?;
+
+    // Sign in as a guest.
+    wait_for(
+        page,
+        "!!document.querySelector('[data-testid=\"signin-name\"]')",
+        Duration::from_secs(10),
+    )
+    .await?;
+    page.eval(
+        "(() => { document.querySelector('[data-testid=\"signin-name\"]').value = '测试员';
+                 document.querySelector('[data-testid=\"signin-submit\"]').click(); return true; })()",
+    )
+    .await?;
+
+    // Create a room: 血战到底, three bots, two hands.
+    wait_for(
+        page,
+        "!!document.querySelector('[data-testid=\"create-room\"]')",
+        Duration::from_secs(10),
+    )
+    .await?;
+    page.eval(
+        r#"(() => {
+          const set = (sel, v) => { const e = document.querySelector(sel); e.value = v; e.dispatchEvent(new Event('change')); };
+          set('[data-testid="create-ruleset"]', 'sichuan-xuezhan');
+          for (const i of [1, 2, 3]) set(`[data-testid="bot-${i}"]`, 'basic');
+          set('[data-testid="hands"]', '2');
+          document.querySelector('[data-testid="create-room"]').click();
+          return true;
+        })()"#,
+    )
+    .await?;
+    wait_for(
+        page,
+        "!!document.querySelector('[data-testid=\"table\"]')",
+        Duration::from_secs(10),
+    )
+    .await?;
+
+    // Play: answer every prompt until the settlement shows. At the first decision the
+    // connection is dropped: the page must reconnect, resume, and still offer the decision.
+    let mut discards = 0;
+    let mut table_shot = None;
+    let mut dropped = false;
+    loop {
+        if !dropped && page.eval(OWES).await? == Value::Bool(true) {
+            reconnect(page).await?;
+            dropped = true;
+            wait_for(page, OWES, Duration::from_secs(5)).await?;
+        }
+        let did = page.eval(STEP).await?;
+        match did.as_str() {
+            Some("settlement") => break,
+            Some("discard") => {
+                discards += 1;
+                if discards == 5 && table_shot.is_none() {
+                    table_shot = Some(table_screenshots(page, &dir).await?);
+                }
+            }
+            Some(_) => {}
+            None => bail!("the step gave {did}"),
+        }
+        tokio::time::sleep(Duration::from_millis(120)).await;
+    }
+    if !dropped {
+        bail!("the page never asked for a decision before the settlement");
+    }
+    let mut paths = match table_shot {
+        Some(p) => p,
+        // A hand can end before six discards of ours (a bot wins early): shoot the table
+        // behind the settlement then.
+        None => table_screenshots(page, &dir).await?,
+    };
+
+    // The settlement: a row per seat with its delta, fan lines for the winners, deltas that
+    // sum to zero.
+    let summary = page
+        .eval(
+            r#"(() => {
+              const rows = [...document.querySelectorAll('[data-testid="settle-row"]')];
+              const num = (t) => Number(t.replace('−', '-').replace('+', ''));
+              return {
+                rows: rows.length,
+                deltas: rows.map((r) => num(r.querySelector('[data-testid="settle-delta"]').textContent)),
+                fanLines: rows.map((r) => r.querySelectorAll('[data-testid="fan-line"]').length),
+                noWin: rows.map((r) => !!r.querySelector('[data-testid="no-win"]')),
+                text: document.querySelector('[data-testid="settlement"]').innerText,
+              };
+            })()"#,
+        )
+        .await?;
+    let rows = summary["rows"].as_u64().unwrap_or(0);
+    if rows != 4 {
+        bail!("the settlement shows {rows} seats, not 4:\n{summary}");
+    }
+    let deltas: Vec<i64> = summary["deltas"]
+        .as_array()
+        .map(|a| a.iter().filter_map(Value::as_i64).collect())
+        .unwrap_or_default();
+    if deltas.len() != 4 || deltas.iter().sum::<i64>() != 0 {
+        bail!("the settlement's deltas do not sum to zero: {summary}");
+    }
+    let fan_lines = summary["fanLines"].as_array().cloned().unwrap_or_default();
+    let no_win = summary["noWin"].as_array().cloned().unwrap_or_default();
+    for (seat, (lines, none)) in fan_lines.iter().zip(&no_win).enumerate() {
+        if lines.as_u64() == Some(0) && none != &Value::Bool(true) {
+            bail!("seat {seat} shows neither fan lines nor `no win`: {summary}");
+        }
+    }
+    let text = summary["text"].as_str().unwrap_or_default();
+    let exhausted = text.contains("荒庄");
+    if !exhausted && fan_lines.iter().all(|l| l.as_u64() == Some(0)) {
+        bail!("a hand that was won shows no fan lines: {summary}");
+    }
+    let settlement = dir.join("settlement.png");
+    page.screenshot(&settlement).await?;
+    paths.push(settlement);
+
+    // Next hand: the settlement closes and the table goes on.
+    page.eval("document.querySelector('[data-action=\"next-hand\"]').click(), true")
+        .await?;
+    wait_for(
+        page,
+        "!document.querySelector('[data-testid=\"settlement\"]') && !!document.querySelector('[data-testid=\"table\"]')",
+        Duration::from_secs(10),
+    )
+    .await?;
+    Ok(paths)
+}
+
+/// Drops the page's WebSocket as a network failure would; the page must reconnect by itself
+/// and resume from its last `seq` (no snapshot needed).
+async fn reconnect(page: &mut cdp::Page) -> anyhow::Result<()> {
+    let before = page.eval("window.mahjong.lastSeq()").await?;
+    let opened = page.eval("window.mahjong.connections()").await?;
+    page.eval("window.mahjong.dropConnection(), true").await?;
+    wait_for(
+        page,
+        &format!(
+            "window.mahjong.connections() > {opened} && \
+             document.querySelector('[data-testid=\"conn-status\"]')?.dataset.status === 'open'"
+        ),
+        Duration::from_secs(15),
+    )
+    .await?;
+    let after = page.eval("window.mahjong.lastSeq()").await?;
+    if after.as_u64() < before.as_u64() {
+        bail!("the stream went back after reconnecting: {before} → {after}");
+    }
+    Ok(())
+}
+
+/// The table mid-hand at desktop size, then at a phone's (390 × 844).
+async fn table_screenshots(
+    page: &mut cdp::Page,
+    dir: &std::path::Path,
+) -> anyhow::Result<Vec<PathBuf>> {
+    let table = dir.join("table.png");
+    page.screenshot(&table).await?;
+    page.set_viewport(390, 844, 2.0, true).await?;
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let phone = dir.join("table-phone.png");
+    page.screenshot(&phone).await?;
+    page.set_viewport(1280, 860, 1.0, false).await?;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    Ok(vec![table, phone])
+}
+
+/// A GET on a fresh connection: status, headers (names in lower case) and body.
+async fn get(
+    addr: SocketAddr,
+    path: &str,
+    extra: &str,
+) -> anyhow::Result<(u16, Vec<(String, String)>, Vec<u8>)> {
+    let mut stream = tokio::net::TcpStream::connect(addr).await?;
+    let request = format!("GET {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n{extra}\r\n");
+    stream.write_all(request.as_bytes()).await?;
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).await?;
+    let end = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .context("no header end")?;
+    let head = String::from_utf8_lossy(&raw[..end]).to_string();
+    let mut lines = head.lines();
+    let status = lines
+        .next()
+        .and_then(|l| l.split_whitespace().nth(1))
+        .context("no status")?
+        .parse()?;
+    let headers = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
+        .collect();
+    Ok((status, headers, raw[end + 4..].to_vec()))
+}
+
+fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    headers
+        .iter()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.as_str())
+}
+
+/// `/` and every file of the client are served with their content type and caching headers;
+/// other paths are 404 and the API is unchanged. (No browser needed.)
+#[tokio::test]
+async fn the_client_is_served() {
+    let server = common::sqlite_server().await;
+    let addr = server.addr;
+    for asset in server::web::ASSETS {
+        let (status, headers, body) = get(addr, asset.path, "").await.expect("get");
+        assert_eq!(status, 200, "{}", asset.path);
+        assert_eq!(
+            header(&headers, "content-type"),
+            Some(asset.content_type),
+            "{}",
+            asset.path
+        );
+        assert_eq!(
+            header(&headers, "cache-control"),
+            Some("no-cache"),
+            "{}",
+            asset.path
+        );
+        assert_eq!(body, asset.body, "{}", asset.path);
+        let etag = header(&headers, "etag").expect("an ETag").to_string();
+        let (status, _, body) = get(addr, asset.path, &format!("If-None-Match: {etag}\r\n"))
+            .await
+            .expect("get");
+        assert_eq!(status, 304, "{} revalidated", asset.path);
+        assert!(body.is_empty());
+    }
+    let (_, headers, body) = get(addr, "/", "").await.expect("get");
+    assert_eq!(
+        header(&headers, "content-type"),
+        Some("text/html; charset=utf-8")
+    );
+    assert!(header(&headers, "content-security-policy").is_some());
+    assert!(String::from_utf8_lossy(&body).contains("/js/main.js"));
+    let (_, headers, _) = get(addr, "/js/main.js", "").await.expect("get");
+    assert_eq!(
+        header(&headers, "content-type"),
+        Some("text/javascript; charset=utf-8")
+    );
+    for missing in ["/js/nope.js", "/nope.html", "/web/index.html", "/README.md"] {
+        let (status, _, _) = get(addr, missing, "").await.expect("get");
+        assert_eq!(status, 404, "{missing}");
+    }
+    let (status, headers, _) = get(addr, "/api/rooms", "").await.expect("get");
+    assert_eq!(status, 200);
+    assert!(header(&headers, "content-type").is_some_and(|t| t.starts_with("application/json")));
+    server.finish().await;
+}

@@ -1,0 +1,105 @@
+// Leaderboards per ruleset and period (`GET /api/leaderboards/{ruleset}`), a player's hands
+// (`GET /api/players/{player}/history`) and a table's hands (`GET /api/tables/{table}/hands`),
+// each hand linking to its replay.
+
+import * as api from './api.js';
+import { el, replace, signed, when } from './dom.js';
+
+const PAGE = 50;
+
+/** The leaderboards view; `state` keeps the chosen ruleset, period and ranking. */
+export function renderBoards(root, { onError, state }) {
+  const ruleset = el('select', { id: 'board-ruleset', dataset: { testid: 'board-ruleset' } },
+    api.RULESETS.map((r) => el('option', { value: r.id }, r.name)));
+  const period = el('select', { id: 'board-period', dataset: { testid: 'board-period' } },
+    el('option', { value: 'all' }, 'All time'), el('option', { value: 'month' }, 'This month'),
+    el('option', { value: 'week' }, 'This week'));
+  const by = el('select', { id: 'board-by' },
+    el('option', { value: 'score' }, 'By score'), el('option', { value: 'rating' }, 'By rating'));
+  ruleset.value = state.ruleset ?? 'sichuan-xuezhan';
+  period.value = state.period ?? 'all';
+  by.value = state.by ?? 'score';
+  const list = el('div', { class: 'board', dataset: { testid: 'board' } });
+  let offset = 0;
+  const more = el('div', { class: 'buttons' });
+  const load = async () => {
+    Object.assign(state, { ruleset: ruleset.value, period: period.value, by: by.value });
+    let rows;
+    try {
+      rows = await api.leaderboard(ruleset.value, period.value, by.value, offset, PAGE);
+    } catch (err) {
+      onError(err);
+      return;
+    }
+    if (!rows.length && offset === 0) {
+      replace(list, el('p', { class: 'muted' }, 'Nobody has finished a hand of these rules in this period yet.'));
+      replace(more);
+      return;
+    }
+    replace(list, el('table', {},
+      el('thead', {}, el('tr', {}, el('th', {}, '#'), el('th', {}, 'Player'), el('th', { class: 'num' }, 'Score'),
+        el('th', { class: 'num' }, 'Hands'), el('th', { class: 'num' }, 'Rating'))),
+      el('tbody', {}, rows.map((r) => el('tr', {},
+        el('td', {}, String(r.rank)),
+        el('td', {}, el('a', { href: `#/player/${r.player}` }, r.display_name)),
+        el('td', { class: 'num' }, String(r.score)),
+        el('td', { class: 'num' }, String(r.hands)),
+        el('td', { class: 'num' }, String(Math.round(r.rating))))))));
+    replace(more,
+      offset > 0 ? el('button', { type: 'button', onclick: () => { offset = Math.max(0, offset - PAGE); load(); } }, 'Previous') : null,
+      rows.length === PAGE ? el('button', { type: 'button', onclick: () => { offset += PAGE; load(); } }, 'Next') : null);
+  };
+  for (const s of [ruleset, period, by]) s.addEventListener('change', () => { offset = 0; load(); });
+  replace(root, el('div', { class: 'card wide' },
+    el('h2', {}, 'Leaderboards'),
+    el('div', { class: 'filters' }, ruleset, period, by),
+    list, more));
+  load();
+}
+
+/** A player's hands, newest first, each linking to its replay. */
+export async function renderHistory(root, { player, session, onError }) {
+  const title = player === session?.player ? 'Your hands' : 'A player’s hands';
+  replace(root, el('div', { class: 'card wide' }, el('h2', {}, title), el('p', { class: 'muted' }, 'Loading…')));
+  let rows;
+  try {
+    rows = await api.history(player, 0, 100);
+  } catch (err) {
+    onError(err);
+    return;
+  }
+  const body = rows.length
+    ? el('table', {},
+      el('thead', {}, el('tr', {}, el('th', {}, 'When'), el('th', {}, 'Rules'), el('th', {}, 'Hand'),
+        el('th', { class: 'num' }, 'Delta'), el('th', {}, ''))),
+      el('tbody', {}, rows.map((r) => el('tr', {},
+        el('td', {}, when(r.finished_ms)),
+        el('td', {}, r.ruleset),
+        el('td', {}, el('a', { href: `#/hands/${r.table}` }, `${r.hand_no + 1}`)),
+        el('td', { class: ['num', r.delta > 0 ? 'plus' : r.delta < 0 ? 'minus' : ''] }, signed(r.delta)),
+        el('td', {}, el('a', { href: `#/replay/${r.table}/${r.hand_no}` }, 'Replay'))))))
+    : el('p', { class: 'muted' }, 'No finished hands yet.');
+  replace(root, el('div', { class: 'card wide' }, el('h2', {}, title), body));
+}
+
+/** A table's finished hands. */
+export async function renderTableHands(root, { table, onError }) {
+  replace(root, el('div', { class: 'card wide' }, el('h2', {}, 'The table’s hands'), el('p', { class: 'muted' }, 'Loading…')));
+  let hands;
+  try {
+    hands = await api.tableHands(table);
+  } catch (err) {
+    onError(err);
+    return;
+  }
+  const body = hands.length
+    ? el('table', {},
+      el('thead', {}, el('tr', {}, el('th', {}, 'Hand'), el('th', {}, 'Ending'), el('th', {}, 'Deltas'), el('th', {}, ''))),
+      el('tbody', {}, hands.map((h) => el('tr', {},
+        el('td', {}, `${h.hand_no + 1}`),
+        el('td', {}, h.ending),
+        el('td', {}, h.seats.map((s) => signed(s.delta)).join(' / ')),
+        el('td', {}, el('a', { href: `#/replay/${h.table}/${h.hand_no}` }, 'Replay'))))))
+    : el('p', { class: 'muted' }, 'No finished hands yet.');
+  replace(root, el('div', { class: 'card wide' }, el('h2', {}, `The table’s hands (${hands[0]?.ruleset ?? ''})`), body));
+}
