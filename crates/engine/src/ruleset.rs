@@ -303,6 +303,11 @@ pub trait Rules: Send + Sync {
     fn follows_dealer(&self) -> bool {
         false
     }
+    /// Whether the drawer of the last drawable tile (海底) who does not win on it must discard
+    /// that very tile (Beijing).
+    fn last_tile_thrown(&self) -> bool {
+        false
+    }
     /// Turns up an indicator after the deal and names the wild kind (惠牌, 财神), for families
     /// that have one; the indicator is taken out of the wall.
     fn wild_tile(&self, _wall: &mut crate::wall::Wall) -> Option<crate::wall::WildDraw> {

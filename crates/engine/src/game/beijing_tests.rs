@@ -119,3 +119,19 @@ fn the_dealers_first_wind_is_followed_and_each_follow_round_is_counted() {
     discard(&mut game, 0, "2z");
     assert_eq!(game.follow.rounds, 1);
 }
+
+#[test]
+fn the_last_drawable_tile_is_won_on_or_thrown() {
+    let mut hands = CLAIMERS;
+    hands[1] = "8p9p 5p6p 1z1z1z 2z2z 3z3z 4z 5z";
+    // The live wall is one tile, the fourth 1z; the reserve holds the rest. Seat 1 draws it,
+    // the last drawable tile: it may not kong it, only throw it.
+    let reserve = "2m 2m 2m 5m 5m 5m 8m 8m 1p 1p 1p 2p 2p 3p";
+    let mut game = beijing(hands, "6z", &format!("1z {reserve}"));
+    game.wall.set_reserve(14);
+    discard(&mut game, 0, "6z");
+    assert_eq!(
+        game.legal_actions(seat(1)),
+        &[Action::Discard { tile: tile("1z") }]
+    );
+}

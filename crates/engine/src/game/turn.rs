@@ -34,6 +34,15 @@ impl Game {
                 out.push(Action::SelfDrawWin);
             }
         }
+        // 海底: where the family says so, the last drawable tile is won on or thrown at once.
+        if rules.last_tile_thrown()
+            && turn.last_tile
+            && !turn.after_kong
+            && let Some(t) = turn.drawn
+        {
+            out.push(Action::Discard { tile: t });
+            return out;
+        }
         if self.can_replace() {
             for t in Tile::playing() {
                 // Four wilds are not a kong: they are 四惠牌.

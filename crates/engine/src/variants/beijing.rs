@@ -20,8 +20,10 @@
 //!   by it; a hand holding wilds has more than one winning tile, so it never scores it.
 //! - **大钓** is four declared melds (concealed kongs included) and a win on the pair's tile.
 //! - **烧庄 go-arounds** start with the dealer's first discard; any claim or kong ends the run.
-//! - Not yet in play (in the settle format they are): the room option letting a hand completed by
-//!   一条龙 rob a concealed kong, and declining to draw the last tile.
+//! - **海底**: the drawer of the last drawable tile who does not win on it must throw that very
+//!   tile (no kong).
+//! - Not yet in play: the room option letting a hand completed by 一条龙 rob a concealed kong,
+//!   and declining to draw the last tile (both need a new decision in the hand flow).
 
 mod fan;
 
@@ -165,6 +167,9 @@ impl Rules for Beijing {
         fan::wilds_with(hand, tile, wild) == 4
     }
     fn follows_dealer(&self) -> bool {
+        true
+    }
+    fn last_tile_thrown(&self) -> bool {
         true
     }
     fn evaluate_win(&self, check: &WinCheck<'_>) -> Result<WinScore, String> {
