@@ -32,6 +32,9 @@ pub struct HandRecord {
     /// Drawn hands in a row before this one.
     #[serde(default)]
     pub draw_streak: u32,
+    /// The table's 荒番 counter (Shanghai): it doubles the hand's wins.
+    #[serde(default)]
+    pub draw_bonus: u32,
     /// Every accepted action, in order.
     pub actions: Vec<(Seat, Action)>,
 }
@@ -63,6 +66,7 @@ impl HandRecord {
             round_wind: game.round_wind(),
             dealer_streak: game.carried().dealer_streak,
             draw_streak: game.carried().draw_streak,
+            draw_bonus: game.carried().draw_bonus,
             actions: game.actions().to_vec(),
         }
     }
@@ -76,6 +80,7 @@ impl HandRecord {
         let carried = Carried {
             dealer_streak: self.dealer_streak,
             draw_streak: self.draw_streak,
+            draw_bonus: self.draw_bonus,
             ..Carried::default()
         };
         let mut game = Game::new(ruleset, self.seed, self.dealer, self.round_wind, carried);

@@ -227,6 +227,11 @@ fn played_hands_follow_the_draw_bonus_example_across_a_restart() {
         doubled_by_draw_bonus(&game),
         "the fourth hand's win is doubled"
     );
+    // Its record replays to the same doubled settlement.
+    let again = crate::record::HandRecord::of(&game)
+        .replay()
+        .expect("replays");
+    assert_eq!(again.settlement(), game.settlement());
     table.finish(&game).expect("finished");
     assert_eq!(table.state().draw_bonus, 2, "第5局 荒番(2)");
     let game = next_hand(&table, true);
