@@ -43,12 +43,16 @@ pub enum RulesetId {
     /// `beijing`: 北京麻将 with 惠牌 wilds, the reserve, 烧庄 and 互包.
     #[serde(rename = "beijing")]
     Beijing,
+    /// `beijing-2020`: 北京麻将 第4稿: no wilds, 上楼, kong money, 跟庄.
+    #[serde(rename = "beijing-2020")]
+    Beijing2020,
 }
 
 impl RulesetId {
     /// Every implemented preset.
-    pub const ALL: [RulesetId; 7] = [
+    pub const ALL: [RulesetId; 8] = [
         RulesetId::Beijing,
+        RulesetId::Beijing2020,
         RulesetId::Shanghai,
         RulesetId::Sichuan,
         RulesetId::SichuanXuezhan,
@@ -67,19 +71,13 @@ impl RulesetId {
             RulesetId::Guobiao => "guobiao",
             RulesetId::GuobiaoHouse => "guobiao-house",
             RulesetId::Beijing => "beijing",
+            RulesetId::Beijing2020 => "beijing-2020",
         }
     }
 }
 
 /// Presets named in the rules spec whose families are not built yet.
-const PLANNED: [&str; 6] = [
-    "beijing-2020",
-    "guangdong",
-    "ningbo",
-    "suzhou",
-    "two-player",
-    "wuhu",
-];
+const PLANNED: [&str; 5] = ["guangdong", "ningbo", "suzhou", "two-player", "wuhu"];
 
 impl fmt::Display for RulesetId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -92,7 +90,7 @@ impl fmt::Display for RulesetId {
 pub enum RulesetIdError {
     /// Not a preset of the rules spec.
     #[error(
-        "unknown ruleset `{0}` (known: beijing, shanghai, sichuan, sichuan-xuezhan, sichuan-xuezhan-9, guobiao, guobiao-house)"
+        "unknown ruleset `{0}` (known: beijing, beijing-2020, shanghai, sichuan, sichuan-xuezhan, sichuan-xuezhan-9, guobiao, guobiao-house)"
     )]
     Unknown(String),
     /// A preset of the spec that this build does not play yet.
@@ -298,10 +296,18 @@ pub trait Rules: Send + Sync {
         false
     }
     /// Whether the family counts go-arounds in which the other three follow the dealer's
-    /// discard (烧庄, 跟庄), and makes a seat holding the dealer's first discarded wind follow
-    /// it on its first discard.
+    /// discard (烧庄, 跟庄).
     fn follows_dealer(&self) -> bool {
         false
+    }
+    /// Whether a seat holding the dealer's first discarded wind must discard it on its own first
+    /// discard (Beijing 烧庄).
+    fn follow_forced(&self) -> bool {
+        false
+    }
+    /// How many different seats having made a kong draw the hand at once (三家杠荒牌).
+    fn kongers_draw(&self) -> Option<usize> {
+        None
     }
     /// Whether the drawer of the last drawable tile (海底) who does not win on it must discard
     /// that very tile (Beijing).
@@ -396,7 +402,7 @@ impl Ruleset {
             }
             RulesetId::Guobiao | RulesetId::GuobiaoHouse => Family::Guobiao(Guobiao::new(id, raw)?),
             RulesetId::Shanghai => Family::Shanghai(Shanghai::new(raw)?),
-            RulesetId::Beijing => Family::Beijing(Beijing::new(raw)?),
+            RulesetId::Beijing | RulesetId::Beijing2020 => Family::Beijing(Beijing::new(id, raw)?),
         };
         Ok(Ruleset { family })
     }
@@ -440,6 +446,111 @@ impl Ruleset {
             Family::Beijing(b) => b.options(),
             #[cfg(test)]
             Family::Plain(_) => RawOptions::new(),
+        }
+    }
+}
+
+/// The values a room option accepts.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum OptionKind {
+    /// `true` or `false`.
+    Bool,
+    /// An integer from `min` to `max`, both included.
+    Int {
+        /// The smallest value accepted.
+        min: i64,
+        /// The largest value accepted.
+        max: i64,
+    },
+}
+
+/// One room option as a room's creator chooses it: its name, what players call it and the
+/// values it accepts. Each family lists its options next to the code that validates them; a
+/// preset's defaults are the [`Ruleset::options`] of [`Ruleset::with_defaults`], so they are
+/// not written twice.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct OptionSpec {
+    /// The option's name in [`RawOptions`].
+    pub name: &'static str,
+    /// What players call it, in Chinese.
+    pub name_zh: &'static str,
+    /// Its name in English.
+    pub name_en: &'static str,
+    /// The values accepted.
+    pub kind: OptionKind,
+}
+
+impl OptionSpec {
+    /// An integer option accepting `range`.
+    pub const fn int(
+        name: &'static str,
+        name_zh: &'static str,
+        name_en: &'static str,
+        range: std::ops::RangeInclusive<i64>,
+    ) -> OptionSpec {
+        OptionSpec {
+            name,
+            name_zh,
+            name_en,
+            kind: OptionKind::Int {
+                min: *range.start(),
+                max: *range.end(),
+            },
+        }
+    }
+
+    /// A switch.
+    pub const fn bool(name: &'static str, name_zh: &'static str, name_en: &'static str) -> Self {
+        OptionSpec {
+            name,
+            name_zh,
+            name_en,
+            kind: OptionKind::Bool,
+        }
+    }
+}
+
+impl RulesetId {
+    /// The preset's name for Chinese-speaking players.
+    pub const fn name_zh(self) -> &'static str {
+        match self {
+            RulesetId::Sichuan => "成都麻将",
+            RulesetId::SichuanXuezhan => "血战到底",
+            RulesetId::SichuanXuezhan9 => "血战到底（九番封顶）",
+            RulesetId::Shanghai => "上海麻将",
+            RulesetId::Guobiao => "国标麻将",
+            RulesetId::GuobiaoHouse => "国标麻将（家规番）",
+            RulesetId::Beijing => "北京麻将（惠牌）",
+            RulesetId::Beijing2020 => "北京麻将（2020）",
+        }
+    }
+
+    /// The preset's name in English.
+    pub const fn name_en(self) -> &'static str {
+        match self {
+            RulesetId::Sichuan => "Sichuan, Chengdu standard",
+            RulesetId::SichuanXuezhan => "Sichuan bloody battle (3-fan cap)",
+            RulesetId::SichuanXuezhan9 => "Sichuan bloody battle (9-fan cap)",
+            RulesetId::Shanghai => "Shanghai",
+            RulesetId::Guobiao => "Guobiao (MCR)",
+            RulesetId::GuobiaoHouse => "Guobiao with house hands",
+            RulesetId::Beijing => "Beijing with wilds",
+            RulesetId::Beijing2020 => "Beijing, 2020 rules",
+        }
+    }
+}
+
+impl Ruleset {
+    /// The room options of this preset: what a room's creator may set and the values each
+    /// accepts (the same names as [`Ruleset::options`]).
+    pub fn option_specs(&self) -> Vec<OptionSpec> {
+        match &self.family {
+            Family::Sichuan(s) => s.option_specs(),
+            Family::Guobiao(_) => Vec::new(),
+            Family::Shanghai(s) => s.option_specs(),
+            Family::Beijing(b) => b.option_specs(),
+            #[cfg(test)]
+            Family::Plain(_) => Vec::new(),
         }
     }
 }

@@ -310,6 +310,11 @@ fn beijing_invariants() {
 }
 
 #[test]
+fn beijing_2020_invariants() {
+    check_preset(RulesetId::Beijing2020);
+}
+
+#[test]
 fn guobiao_invariants() {
     check_preset(RulesetId::Guobiao);
 }

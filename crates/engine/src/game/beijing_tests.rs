@@ -4,7 +4,7 @@
 
 use super::testkit::{discard, hand_in_play, seat, tile};
 use super::*;
-use crate::meld::{Meld, MeldKind};
+use crate::meld::{KongKind, Meld, MeldKind};
 use crate::ruleset::RulesetId;
 
 /// A Beijing hand in play with 9p wild (8p turned up).
@@ -134,4 +134,34 @@ fn the_last_drawable_tile_is_won_on_or_thrown() {
         game.legal_actions(seat(1)),
         &[Action::Discard { tile: tile("1z") }]
     );
+}
+
+#[test]
+fn in_2020_a_third_player_to_kong_draws_the_hand() {
+    let hands = [
+        "1m1m1m 4m5m6m 1s2s3s 4s5s6s 7p",
+        "8p9p 5p6p 1z1z 3z3z 4z 5z",
+        "9p9p 1p1p 2s2s 3s 5s 7s 6z",
+        "3m3m 6m6m 7m7m 8m 9m 8s 9s 6z 7z 7z",
+    ];
+    let mut game = hand_in_play(RulesetId::Beijing2020, hands, "1m", "2z", "3p 3p");
+    assert!(game.wild.is_none(), "the 2020 rules have no wilds");
+    for (s, t) in [(1, "2z"), (2, "7s")] {
+        let in_play = game.in_play();
+        game.seats[seat(s)].melds.push(PlacedMeld {
+            meld: Meld {
+                kind: MeldKind::Kong(KongKind::Exposed),
+                tile: tile(t),
+                from: Some(seat(3)),
+                claimed: Some(tile(t)),
+            },
+            in_play,
+        });
+    }
+    game.refresh_legal();
+    game.apply(seat(0), Action::ConcealedKong { tile: tile("1m") })
+        .expect("legal");
+    assert!(game.is_over(), "三家杠荒牌");
+    assert!(game.wins().is_empty());
+    assert_eq!(game.wall.remaining(), 3, "no replacement was drawn");
 }

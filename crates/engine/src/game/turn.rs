@@ -59,7 +59,7 @@ impl Game {
             }
         }
         // 烧庄: a seat holding the dealer's first discarded wind follows it on its first discard.
-        let forced = (rules.follows_dealer() && !st.has_discarded)
+        let forced = (rules.follow_forced() && !st.has_discarded)
             .then(|| self.follow.forced_wind(seat, self.dealer))
             .flatten()
             .filter(|&w| st.concealed.get(w) > 0);
@@ -222,6 +222,17 @@ impl Game {
 
     /// The turn after a kong: a replacement draw.
     pub(super) fn replacement_turn(&mut self, seat: Seat) {
+        // 三家杠荒牌: enough different seats have made kongs; the hand is drawn.
+        if let Some(n) = self.ruleset.rules().kongers_draw() {
+            let kongers = self
+                .table_seats()
+                .filter(|&s| self.seats[s].melds.iter().any(|m| m.meld.is_kong()))
+                .count();
+            if kongers >= n {
+                self.finish(true);
+                return;
+            }
+        }
         // A replacement draw is a draw: it lifts 过水 and 漏胡.
         self.seats[seat].lift_pass_restrictions();
         let replacement = self.replacement_for(seat, true);

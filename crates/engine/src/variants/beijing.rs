@@ -1,15 +1,21 @@
-//! 北京麻将 with 惠牌 wilds: preset `beijing`, as decided in `shared/rules/beijing.md`.
+//! 北京麻将: presets `beijing` (惠牌 rules) and `beijing-2020` (第4稿), as decided in
+//! `shared/rules/beijing.md`.
 //!
-//! 136 tiles; after the deal the first tile of the replacement end is turned up as the 惠坯 and
-//! the kind after it (惠牌) is wild. The last 7 stacks are a reserve that only feeds kongs (one
-//! stack more per kong after the first). Only a concealed hand (门清) holding fewer than three
-//! wilds may win on a discard or rob a kong; four wilds win at once (四惠牌). Hand fan from the
-//! table of the rules file, times 底分; 烧庄 (the other three following the dealer's discard,
-//! go-around after go-around) is paid by the dealer on top; 互包 pairs (three claims from one
-//! player) move the whole hand fan onto the partner.
+//! `beijing`: 136 tiles; after the deal the first tile of the replacement end is turned up as
+//! the 惠坯 and the kind after it (惠牌) is wild. The last 7 stacks are a reserve that only
+//! feeds kongs (one stack more per kong after the first). Only a concealed hand (门清) holding
+//! fewer than three wilds may win on a discard or rob a kong; four wilds win at once (四惠牌).
+//! Hand fan from the table of the rules file, times 底分; 烧庄 (the other three following the
+//! dealer's discard, go-around after go-around) is paid by the dealer on top; 互包 pairs (three
+//! claims from one player) move the whole hand fan onto the partner.
+//!
+//! `beijing-2020` (payments in `beijing/y2020.rs`): the same tiles, reserve, claims and dealer
+//! rotation without wilds, 烧庄 or 互包; 三家杠荒牌; 上楼 floors; its own fan table (推倒和 only
+//! by self-draw); points 底分 × 2^fan; kong money for a winner's kongs; 跟庄.
 //!
 //! Decisions taken here where the spec is silent:
-//! - **Room option** `base` (底分, default 1).
+//! - **Room options**: `base` (底分, default 1) for both; `doubling` (2020, default true: each
+//!   fan doubles the points; false: 底分 × (1 + fan)).
 //! - **A discarded 惠牌 is dead**: "wilds cannot be used to claim", so nobody may chow, pung,
 //!   kong or win on it; a chow whose other tiles include the wild kind is not offered, nor a
 //!   concealed kong of wilds (four wilds are 四惠牌, a win).
@@ -20,16 +26,24 @@
 //!   by it; a hand holding wilds has more than one winning tile, so it never scores it.
 //! - **大钓** is four declared melds (concealed kongs included) and a win on the pair's tile.
 //! - **烧庄 go-arounds** start with the dealer's first discard; any claim or kong ends the run.
-//! - **海底**: the drawer of the last drawable tile who does not win on it must throw that very
-//!   tile (no kong).
+//! - **海底** (`beijing`): the drawer of the last drawable tile who does not win on it must throw
+//!   that very tile (no kong).
+//! - **2020 推倒和** is a hand with no row but 门清: otherwise every concealed hand would have a
+//!   fan and the text's "推倒和 only by self-draw" would never apply to a discard.
+//! - **2020 上楼**: the floor is the dealer's streak of kept deals (a drawn hand keeps the deal),
+//!   at most 2; the settle format may give it as `floor`.
+//! - **2020 跟庄** is the first go-around followed, paid in every hand, won or drawn.
 //! - Not yet in play: the room option letting a hand completed by 一条龙 rob a concealed kong,
 //!   and declining to draw the last tile (both need a new decision in the hand flow).
 
 mod fan;
+mod y2020;
+
+use crate::ruleset::OptionSpec;
 
 use crate::ruleset::{
     HandResult, NextHand, OptionError, OptionValue, RawOptions, Rules, RulesetId, WinCheck,
-    WinScore, int_option,
+    WinScore, bool_option, int_option,
 };
 use crate::seat::Seat;
 use crate::settle::{
@@ -47,25 +61,41 @@ const RESERVE: usize = 14;
 /// The Beijing family with validated room options.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Beijing {
-    /// 底分: points per fan.
+    /// Which rules.
+    id: RulesetId,
+    /// 底分: points per fan (惠牌 rules), or the unit doubled per fan (2020).
     base: i64,
+    /// 2020: each fan doubles the points (else adds 底分).
+    doubling: bool,
 }
 
+/// 底分: points per fan (惠牌 rules), or the unit doubled per fan (2020).
+const BASE: OptionSpec = OptionSpec::int("base", "底分", "Base points", 1..=1_000_000);
+/// 2020: each fan doubles the points (else adds 底分).
+const DOUBLING: OptionSpec = OptionSpec::bool("doubling", "番番翻倍", "Each fan doubles");
+
 impl Beijing {
-    /// Validates options.
+    /// Validates options for `id` (`beijing` or `beijing-2020`).
     ///
     /// # Errors
     /// An unknown option or a value out of range.
-    pub fn new(raw: &RawOptions) -> Result<Beijing, OptionError> {
-        if let Some(name) = raw.keys().find(|k| k.as_str() != "base") {
+    pub fn new(id: RulesetId, raw: &RawOptions) -> Result<Beijing, OptionError> {
+        let known: &'static str = if id == RulesetId::Beijing2020 {
+            "base, doubling"
+        } else {
+            "base"
+        };
+        if let Some(name) = raw.keys().find(|k| !known.split(", ").any(|n| n == *k)) {
             return Err(OptionError::Unknown {
-                ruleset: RulesetId::Beijing,
+                ruleset: id,
                 name: name.clone(),
-                known: "base",
+                known,
             });
         }
         Ok(Beijing {
+            id,
             base: int_option(raw, "base", 1, 1..=1_000_000)?,
+            doubling: bool_option(raw, "doubling", true)?,
         })
     }
 
@@ -73,7 +103,31 @@ impl Beijing {
     pub fn options(&self) -> RawOptions {
         let mut o = RawOptions::new();
         o.insert("base".into(), OptionValue::Int(self.base));
+        if self.y2020() {
+            o.insert("doubling".into(), OptionValue::Bool(self.doubling));
+        }
         o
+    }
+
+    /// The room options [`Beijing::new`] accepts for this preset.
+    pub fn option_specs(&self) -> Vec<OptionSpec> {
+        if self.y2020() {
+            vec![BASE, DOUBLING]
+        } else {
+            vec![BASE]
+        }
+    }
+
+    fn y2020(&self) -> bool {
+        self.id == RulesetId::Beijing2020
+    }
+
+    fn table(&self) -> fan::Table {
+        if self.y2020() {
+            fan::Table::Y2020
+        } else {
+            fan::Table::Wilds
+        }
     }
 
     /// Pays one win: its hand fan to the usual payers, or all of it by each 互包 partner.
@@ -120,7 +174,7 @@ impl Beijing {
 
 impl Rules for Beijing {
     fn id(&self) -> RulesetId {
-        RulesetId::Beijing
+        self.id
     }
     fn tile_set(&self) -> TileSetKind {
         TileSetKind::Honors136
@@ -141,6 +195,9 @@ impl Rules for Beijing {
         RESERVE + 2 * kongs.saturating_sub(1) as usize
     }
     fn wild_tile(&self, wall: &mut Wall) -> Option<WildDraw> {
+        if self.y2020() {
+            return None;
+        }
         let indicator = wall.set_aside_tail()?;
         Some(WildDraw {
             indicator,
@@ -169,18 +226,34 @@ impl Rules for Beijing {
     fn follows_dealer(&self) -> bool {
         true
     }
+    fn follow_forced(&self) -> bool {
+        !self.y2020()
+    }
     fn last_tile_thrown(&self) -> bool {
-        true
+        !self.y2020()
+    }
+    fn kongers_draw(&self) -> Option<usize> {
+        self.y2020().then_some(3)
     }
     fn evaluate_win(&self, check: &WinCheck<'_>) -> Result<WinScore, String> {
-        let scored = fan::score(check.hand, check.win, check.dealer, check.wild)?;
+        let scored = fan::score(
+            self.table(),
+            check.hand,
+            check.win,
+            check.dealer,
+            check.wild,
+        )?;
         Ok(WinScore {
             value: scored.total,
             items: scored.items,
         })
     }
     fn payment_for(&self, value: i64) -> i64 {
-        value * self.base
+        if self.y2020() {
+            y2020::points(self.base, self.doubling, value, 0)
+        } else {
+            value * self.base
+        }
     }
     fn settle(&self, hand: &FinishedHand) -> Result<Settlement, SettleError> {
         check_physical(hand, TileSetKind::Honors136)?;
@@ -192,22 +265,31 @@ impl Rules for Beijing {
         let mut st = Settlement::default();
         for win in &hand.wins {
             let sh = &hand.seats[win.seat];
-            let scored = fan::score(sh, win, hand.dealer, hand.wild).map_err(|reason| {
-                SettleError::NotAWin {
-                    seat: win.seat,
-                    hand: describe(sh),
-                    tile: win.tile,
-                    reason,
-                }
-            })?;
-            self.pay(hand, win, scored.total, &mut st);
+            let scored =
+                fan::score(self.table(), sh, win, hand.dealer, hand.wild).map_err(|reason| {
+                    SettleError::NotAWin {
+                        seat: win.seat,
+                        hand: describe(sh),
+                        tile: win.tile,
+                        reason,
+                    }
+                })?;
+            if self.y2020() {
+                y2020::pay(self.base, self.doubling, hand, win, scored.total, &mut st);
+            } else {
+                self.pay(hand, win, scored.total, &mut st);
+            }
             st.fans.push(WinnerFans {
                 seat: win.seat,
                 items: scored.items,
                 total: scored.total,
             });
         }
-        self.shaozhuang(hand, &mut st);
+        if self.y2020() {
+            y2020::extras(hand, &mut st);
+        } else {
+            self.shaozhuang(hand, &mut st);
+        }
         Ok(st)
     }
     fn next_hand(&self, state: &TableState, result: &HandResult) -> NextHand {

@@ -21,6 +21,8 @@
 
 mod share;
 
+use crate::ruleset::OptionSpec;
+
 use crate::ruleset::{
     HandResult, MissedWin, NextHand, OptionError, OptionValue, RawOptions, Rules, RulesetId,
     WinCheck, WinScore, int_option,
@@ -48,6 +50,13 @@ pub struct Shanghai {
     /// 勒子: the cap unit.
     lezi: i64,
 }
+
+/// 底分.
+const BASE: OptionSpec = OptionSpec::int("base", "底分", "Base points", 1..=1_000_000);
+/// 花分: points per 花.
+const HUA: OptionSpec = OptionSpec::int("hua", "花分", "Points per flower", 0..=1_000_000);
+/// 勒子: the cap unit.
+const LEZI: OptionSpec = OptionSpec::int("lezi", "勒子", "Cap (lezi)", 1..=10_000_000);
 
 impl Shanghai {
     /// Validates options.
@@ -77,6 +86,11 @@ impl Shanghai {
         o.insert("hua".into(), OptionValue::Int(self.hua));
         o.insert("lezi".into(), OptionValue::Int(self.lezi));
         o
+    }
+
+    /// The room options [`Shanghai::new`] accepts.
+    pub fn option_specs(&self) -> Vec<OptionSpec> {
+        vec![BASE, HUA, LEZI]
     }
 }
 

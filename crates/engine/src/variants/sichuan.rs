@@ -42,6 +42,7 @@
 //!   end of the hand and the hand is settled normally, so `escape_penalty` keeps its default.
 
 use crate::meld::MeldKind;
+use crate::ruleset::OptionSpec;
 use crate::ruleset::{
     HandResult, MissedWin, NextHand, OptionError, RawOptions, Rules, RulesetId, WinCheck, WinScore,
     bool_option, int_option,
@@ -79,6 +80,14 @@ const MAX_STREAK_DOUBLINGS: u32 = 10;
 
 /// Live wall size at or below which a ready player must win (最后四张).
 const FORCED_WIN_WALL: usize = 4;
+
+/// 房间系数: points per unit (every preset).
+const COEFFICIENT: OptionSpec =
+    OptionSpec::int("coefficient", "房间系数", "Points per unit", 1..=1_000_000);
+/// 刮风下雨 (the 血战 presets).
+const KONG_MONEY: OptionSpec = OptionSpec::bool("kong_money", "刮风下雨", "Kong money");
+/// The fan cap (the 血战 presets).
+const FAN_CAP: OptionSpec = OptionSpec::int("fan_cap", "封顶番数", "Fan cap", 1..=13);
 
 impl Sichuan {
     /// Validates options for one of the three presets.
@@ -125,6 +134,15 @@ impl Sichuan {
             o.insert("fan_cap".into(), OptionValue::Int(i64::from(self.fan_cap)));
         }
         o
+    }
+
+    /// The room options [`Sichuan::new`] accepts for this preset.
+    pub fn option_specs(&self) -> Vec<OptionSpec> {
+        if self.is_xuezhan() {
+            vec![COEFFICIENT, KONG_MONEY, FAN_CAP]
+        } else {
+            vec![COEFFICIENT]
+        }
     }
 
     pub(super) fn is_xuezhan(&self) -> bool {

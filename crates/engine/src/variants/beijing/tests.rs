@@ -277,3 +277,78 @@ fn the_dealer_keeps_the_deal_after_a_draw_or_its_own_win() {
     let other = state.dealer.next(4);
     assert_eq!(next(vec![win(other.index())]), other);
 }
+
+/// A `beijing-2020` hand won by seat 1 (dealer 0).
+fn y2020(winner: Value, win: Value, table: Value) -> Value {
+    json!({"id": "y", "ruleset": "beijing-2020", "dealer": 0,
+        "seats": [empty(), winner, empty(), empty()], "wins": [win], "table": table})
+}
+
+#[test]
+fn in_2020_a_plain_hand_wins_only_by_self_draw_and_scores_the_base() {
+    let open = json!({"concealed": "123m456m789p5s", "melds": [{"kind": "pung", "tiles": "222s", "from": 2}]});
+    let out = settle(y2020(
+        open,
+        json!({"seat": 1, "tile": "5s", "from": null}),
+        json!({}),
+    ));
+    assert_eq!(names(&out), ["推倒和"]);
+    assert_eq!(deltas(&out), [-1, 3, -1, -1]);
+    let plain = json!({"concealed": "123m456m789p234s5s"});
+    let out = settle(y2020(
+        plain.clone(),
+        json!({"seat": 1, "tile": "5s", "from": 0}),
+        json!({}),
+    ));
+    assert!(refused(&out).contains("推倒和"), "{out}");
+    let out = settle(y2020(
+        plain,
+        json!({"seat": 1, "tile": "5s", "from": null}),
+        json!({}),
+    ));
+    assert_eq!(lines(&out), [("推倒和".into(), 0), ("门清".into(), 1)]);
+    assert_eq!(deltas(&out), [-2, 6, -2, -2], "2^1 from each");
+    // 门清 + 清一色 on a discard: 2^6 from the discarder alone.
+    let flush = json!({"concealed": "123456789s111s5s"});
+    let out = settle(y2020(
+        flush,
+        json!({"seat": 1, "tile": "5s", "from": 3}),
+        json!({}),
+    ));
+    assert_eq!(names(&out), ["门清", "一条龙", "清一色"]);
+    assert_eq!(deltas(&out), [0, 512, 0, -512], "2^(1 + 3 + 5)");
+}
+
+#[test]
+fn in_2020_floors_double_the_hand_but_not_the_kong_money() {
+    let h = json!({"concealed": "123m456m789p5s", "melds": [{"kind": "kong", "tiles": "2s2s2s2s", "concealed": true}]});
+    let win = json!({"seat": 1, "tile": "5s", "from": null});
+    // A concealed kong keeps 门清: 1 fan → 2 from each, on floor 1 → 4; kong money 20 each.
+    let out = settle(y2020(h.clone(), win.clone(), json!({"floor": 1})));
+    assert_eq!(names(&out), ["推倒和", "门清"]);
+    assert_eq!(deltas(&out), [-24, 72, -24, -24]);
+    assert!(
+        out["extras"]
+            .as_array()
+            .is_some_and(|e| e.iter().any(|l| l["name"] == "暗杠"))
+    );
+    // The floor follows the dealer's kept deals, at most two.
+    let out = settle(y2020(h, win, json!({"dealer_streak": 5})));
+    assert_eq!(deltas(&out), [-28, 84, -28, -28], "2 × 4 + 20 from each");
+}
+
+#[test]
+fn in_2020_the_dealer_pays_each_follower_of_its_first_discard() {
+    let h = json!({"concealed": "123m456m789p5s", "melds": [{"kind": "pung", "tiles": "222s", "from": 2}]});
+    let out = settle(y2020(
+        h,
+        json!({"seat": 1, "tile": "5s", "from": null}),
+        json!({"shaozhuang_rounds": 1}),
+    ));
+    assert_eq!(deltas(&out), [-31, 13, 9, 9]);
+    assert!(
+        out["extras"]
+            .as_array()
+            .is_some_and(|e| e.iter().any(|l| l["name"] == "跟庄"))
+    );
+}
