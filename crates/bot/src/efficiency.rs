@@ -54,6 +54,8 @@ pub struct Goal {
     /// Suits whose tiles cannot stay in a winning hand (a declared 定缺, or a suit given up for
     /// 缺一门 or for a flush). `None` entries are unused.
     pub without: [Option<Suit>; 2],
+    /// The wild kind (惠牌), whose copies stand for any tile.
+    pub wild: Option<Tile>,
 }
 
 impl Goal {
@@ -62,7 +64,10 @@ impl Goal {
     /// hand closest to ready, the shorter on a tie.
     pub fn plain(view: &SeatView) -> Goal {
         let sichuan = view.tile_set == TileSetKind::Suits108;
-        let forms = if sichuan {
+        let wild = view.wild.map(|w| w.wild);
+        let forms = if wild.is_some() {
+            view.ruleset.rules().forms()
+        } else if sichuan {
             Forms::STANDARD.with(Forms::SEVEN_PAIRS)
         } else {
             Forms::STANDARD
@@ -72,6 +77,7 @@ impl Goal {
         let mut goal = Goal {
             forms,
             without: [view.own_void, None],
+            wild,
         };
         if sichuan && view.own_void.is_none() {
             let melds = meld_count(view);
@@ -97,7 +103,15 @@ impl Goal {
 
     /// Shanten of `hand` towards this goal: tiles of a suit done without count as missing.
     pub fn shanten(&self, hand: &TileCounts, melds: u8) -> i8 {
-        shape::shanten(&strip(hand, self.without), melds, self.forms)
+        let mut natural = strip(hand, self.without);
+        match self.wild {
+            Some(w) if natural.get(w) > 0 => {
+                let wilds = natural.get(w);
+                natural[w] = 0;
+                shape::shanten_with_wilds(&natural, wilds, melds, self.forms)
+            }
+            _ => shape::shanten(&natural, melds, self.forms),
+        }
     }
 
     /// Useful tiles of a 3k+1 hand: unseen copies of every kind that lowers its shanten.

@@ -26,6 +26,8 @@
 //!   tiles rather than by length.
 //! - **Guobiao** hands are decided in `guobiao.rs`: the 8-fan minimum makes a hand's fans part
 //!   of how close it is to winning, so the plan there is measured against scoring targets.
+//! - **Shanghai** hands are decided in `shanghai.rs`: only 碰碰胡, 混一色, 清一色 and the rows
+//!   above them win, so the plan there is measured against those types and what they pay.
 
 use engine::view::{PublicSeat, SeatView};
 use engine::wall::{SeededRng, TileSetKind};
@@ -34,7 +36,7 @@ use engine::{Action, Seat, Suit, Tile};
 use crate::Policy;
 use crate::basic::{common_choice, discard_tiles, fallback, pick_lowest};
 use crate::efficiency::{Candidate, Goal, Seen, candidates, meld_count, wait_value};
-use crate::guobiao;
+use crate::{beijing, guobiao, shanghai};
 
 /// Efficiency, goals and defence.
 #[derive(Clone, Copy, Debug, Default)]
@@ -53,6 +55,12 @@ impl Policy for Strong {
     fn decide(&self, view: &SeatView, legal: &[Action], rng: &mut SeededRng) -> Action {
         if guobiao::applies(view) {
             return guobiao::decide(view, legal, rng);
+        }
+        if shanghai::applies(view) {
+            return shanghai::decide(view, legal, rng);
+        }
+        if beijing::applies(view) {
+            return beijing::decide(view, legal, rng);
         }
         let plain = Goal::plain(view);
         let flush = if view.ruleset.rules().plays_on_after_win() {

@@ -102,11 +102,21 @@ fn bots_play_guobiao_house() {
 
 #[test]
 fn a_decision_depends_only_on_the_view_and_the_seed() {
-    let ruleset = Ruleset::with_defaults(RulesetId::SichuanXuezhan).expect("defaults");
-    let game = play(&ruleset, 77, [Level::Strong; 4]);
-    // Replay the first hundred decisions from the record: each level decides the same again.
+    decisions_repeat(RulesetId::SichuanXuezhan, 77);
+}
+
+#[test]
+fn a_shanghai_decision_depends_only_on_the_view_and_the_seed() {
+    decisions_repeat(RulesetId::Shanghai, 78);
+}
+
+/// Replays the first hundred decisions of a hand of strong bots from its record: at each, every
+/// level decides the same twice from the same view and seed.
+fn decisions_repeat(id: RulesetId, seed: u64) {
+    let ruleset = Ruleset::with_defaults(id).expect("defaults");
+    let game = play(&ruleset, seed, [Level::Strong; 4]);
     let record = engine::record::HandRecord::of(&game);
-    let mut replay = Game::new(ruleset, 77, game.dealer(), Wind::East, Carried::default());
+    let mut replay = Game::new(ruleset, seed, game.dealer(), Wind::East, Carried::default());
     for &(seat, action) in record.actions.iter().take(100) {
         let view = replay.view(seat);
         for level in Level::ALL {
@@ -116,7 +126,7 @@ fn a_decision_depends_only_on_the_view_and_the_seed() {
             let b = level
                 .policy()
                 .decide(&view, &view.legal, &mut SeededRng::new(9));
-            assert_eq!(a, b, "{level} is not deterministic");
+            assert_eq!(a, b, "{level} is not deterministic in {id}");
         }
         replay.apply(seat, action).expect("recorded action");
     }

@@ -1,0 +1,85 @@
+//! The strong level in the Beijing presets. A claim there costs more than a tile: after a chow,
+//! pung or exposed kong the hand may only win by self-drawing, so it gives up the three seats'
+//! discards. The hand stays concealed unless a claim makes it ready at once (or it is open
+//! already); wilds count as the tiles they could stand for in every shanten and useful-tile
+//! count (the shared [`Goal`] knows the wild kind), so they are never thrown for nothing.
+
+use engine::view::{MeldView, SeatView};
+use engine::wall::SeededRng;
+use engine::{Action, RulesetId, Tile, TileCounts};
+
+use crate::basic::{common_choice, discard_tiles, fallback, pick_lowest, without};
+use crate::efficiency::{Goal, Seen, candidates, meld_count};
+
+/// Whether the view is of a Beijing preset.
+pub(crate) fn applies(view: &SeatView) -> bool {
+    matches!(
+        view.ruleset.id(),
+        RulesetId::Beijing | RulesetId::Beijing2020
+    )
+}
+
+/// One decision.
+pub(crate) fn decide(view: &SeatView, legal: &[Action], rng: &mut SeededRng) -> Action {
+    let goal = Goal::plain(view);
+    let allowed: Vec<Action> = legal
+        .iter()
+        .copied()
+        .filter(|&a| !is_claim(a) || claim_worth_it(view, a, &goal))
+        .collect();
+    if let Some(a) = common_choice(view, &allowed, &goal, false) {
+        return a;
+    }
+    let discards = discard_tiles(legal);
+    let seen = Seen::of(view);
+    let scored = candidates(view, &discards, &goal, Some(&seen));
+    match pick_lowest(&scored, |c| (c.shanten, std::cmp::Reverse(c.useful)), rng) {
+        Some(tile) => Action::Discard { tile },
+        None => fallback(legal, rng),
+    }
+}
+
+fn is_claim(a: Action) -> bool {
+    matches!(a, Action::Pung | Action::Chow { .. } | Action::ExposedKong)
+}
+
+/// A claim is taken by an open hand, or by a concealed one it makes ready at once.
+fn claim_worth_it(view: &SeatView, claim: Action, goal: &Goal) -> bool {
+    let open = view
+        .seats
+        .get(view.seat.index())
+        .is_some_and(|me| me.melds.iter().any(|m| matches!(m, MeldView::Open(_))));
+    if open {
+        return true;
+    }
+    let Some(t) = view.last_discard else {
+        return false;
+    };
+    let hand = view.concealed;
+    let melds = meld_count(view) + 1;
+    let rest = match claim {
+        Action::Pung => without(&hand, t, 2),
+        Action::ExposedKong => return goal.shanten(&without(&hand, t, 3), melds) <= 0,
+        Action::Chow { low } => {
+            let mut h = hand;
+            for x in run(low).into_iter().filter(|&x| x != t) {
+                h.remove(x);
+            }
+            h
+        }
+        _ => return false,
+    };
+    ready_after_discard(&rest, melds, goal)
+}
+
+/// Whether some discard leaves `hand` ready.
+fn ready_after_discard(hand: &TileCounts, melds: u8, goal: &Goal) -> bool {
+    hand.kinds()
+        .iter()
+        .any(|t| goal.shanten(&without(hand, t, 1), melds) <= 0)
+}
+
+fn run(low: Tile) -> [Tile; 3] {
+    let b = low.succ_in_run().unwrap_or(low);
+    [low, b, b.succ_in_run().unwrap_or(b)]
+}
