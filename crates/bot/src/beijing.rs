@@ -4,6 +4,7 @@
 //! already); wilds count as the tiles they could stand for in every shanten and useful-tile
 //! count (the shared [`Goal`] knows the wild kind), so they are never thrown for nothing.
 
+use engine::shape::Forms;
 use engine::view::{MeldView, SeatView};
 use engine::wall::SeededRng;
 use engine::{Action, RulesetId, Tile, TileCounts};
@@ -21,7 +22,7 @@ pub(crate) fn applies(view: &SeatView) -> bool {
 
 /// One decision.
 pub(crate) fn decide(view: &SeatView, legal: &[Action], rng: &mut SeededRng) -> Action {
-    let goal = Goal::plain(view);
+    let goal = seven_pairs_if_as_close(view, Goal::plain(view));
     let allowed: Vec<Action> = legal
         .iter()
         .copied()
@@ -36,6 +37,39 @@ pub(crate) fn decide(view: &SeatView, legal: &[Action], rng: &mut SeededRng) -> 
     match pick_lowest(&scored, |c| (c.shanten, std::cmp::Reverse(c.useful)), rng) {
         Some(tile) => Action::Discard { tile },
         None => fallback(legal, rng),
+    }
+}
+
+/// Seven pairs (七对子, 4 fan, and 门清无惠 without wilds) against a plain hand (推倒和, 1 fan):
+/// the concealed hand follows the pairs whenever they are no further from ready.
+fn seven_pairs_if_as_close(view: &SeatView, plain: Goal) -> Goal {
+    if meld_count(view) > 0 {
+        return plain;
+    }
+    let pairs = Goal {
+        forms: Forms::SEVEN_PAIRS,
+        ..plain
+    };
+    let standard = Goal {
+        forms: Forms::STANDARD,
+        ..plain
+    };
+    let hand = view.concealed;
+    let best = |g: &Goal| {
+        if hand.total() % 3 == 2 {
+            hand.kinds()
+                .iter()
+                .map(|t| g.shanten(&without(&hand, t, 1), 0))
+                .min()
+                .unwrap_or(i8::MAX)
+        } else {
+            g.shanten(&hand, 0)
+        }
+    };
+    if best(&pairs) <= best(&standard) {
+        pairs
+    } else {
+        plain
     }
 }
 
