@@ -71,6 +71,16 @@ fn check(id: RulesetId) {
 }
 
 #[test]
+fn bots_play_beijing() {
+    check(RulesetId::Beijing);
+}
+
+#[test]
+fn bots_play_beijing_2020() {
+    check(RulesetId::Beijing2020);
+}
+
+#[test]
 fn bots_play_sichuan() {
     check(RulesetId::Sichuan);
 }
