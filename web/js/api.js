@@ -13,41 +13,6 @@ export class ApiError extends Error {
   }
 }
 
-/** The presets the server plays (`RulesetId` in crates/engine/src/ruleset.rs). */
-export const RULESETS = [
-  { id: 'sichuan-xuezhan', name: '血战到底 Sichuan bloody battle (3-fan cap)' },
-  { id: 'sichuan-xuezhan-9', name: '血战到底 Sichuan bloody battle (9-fan cap)' },
-  { id: 'sichuan', name: '成都 Sichuan standard' },
-  { id: 'guobiao', name: '国标 Guobiao (MCR)' },
-  { id: 'guobiao-house', name: '国标 Guobiao with house hands' },
-  { id: 'shanghai', name: '上海 Shanghai' },
-];
-
-/**
- * Room options per preset, as README.md lists them: name, kind, default, and a label. The
- * server validates them and answers `bad_request` with a message for a bad value.
- */
-export const RULESET_OPTIONS = {
-  sichuan: [{ name: 'coefficient', kind: 'int', value: 1, label: '房间系数 points per unit' }],
-  'sichuan-xuezhan': [
-    { name: 'coefficient', kind: 'int', value: 1, label: '房间系数 points per unit' },
-    { name: 'kong_money', kind: 'bool', value: true, label: '刮风下雨 kong money' },
-    { name: 'fan_cap', kind: 'int', value: 3, label: 'fan cap' },
-  ],
-  'sichuan-xuezhan-9': [
-    { name: 'coefficient', kind: 'int', value: 1, label: '房间系数 points per unit' },
-    { name: 'kong_money', kind: 'bool', value: true, label: '刮风下雨 kong money' },
-    { name: 'fan_cap', kind: 'int', value: 9, label: 'fan cap' },
-  ],
-  shanghai: [
-    { name: 'base', kind: 'int', value: 2, label: '底分 base' },
-    { name: 'hua', kind: 'int', value: 1, label: '花分 per flower' },
-    { name: 'lezi', kind: 'int', value: 10, label: '勒子 cap' },
-  ],
-  guobiao: [],
-  'guobiao-house': [],
-};
-
 /** Bot levels a room may seat (`bot::Level`). */
 export const BOT_LEVELS = ['strong', 'basic', 'random'];
 
@@ -111,6 +76,29 @@ export function signOut() {
 /** `GET /api/me`: `{id, display_name, created_ms}`. */
 export function me() {
   return request('GET', '/api/me');
+}
+
+let rulesetsAsked = null;
+
+/**
+ * `GET /api/rulesets`: the presets the server plays, in its order, each `{id, name_zh,
+ * name_en, players, default_hands, options}`; an option is `{name, name_zh, name_en, type
+ * ('bool' or 'int'), default, min, max}` (`min`/`max` for integers). The list changes only with
+ * the server, so it is asked once per page (again after a failure).
+ */
+export function rulesets() {
+  if (!rulesetsAsked) {
+    rulesetsAsked = request('GET', '/api/rulesets').catch((err) => {
+      rulesetsAsked = null;
+      throw err;
+    });
+  }
+  return rulesetsAsked;
+}
+
+/** A preset's name for people (an entry of `rulesets()`): its Chinese and English names. */
+export function rulesetName(r) {
+  return `${r.name_zh} ${r.name_en}`;
 }
 
 /**

@@ -8,15 +8,24 @@ import { el, replace, signed, when } from './dom.js';
 const PAGE = 50;
 
 /** The leaderboards view; `state` keeps the chosen ruleset, period and ranking. */
-export function renderBoards(root, { onError, state }) {
+export async function renderBoards(root, { onError, state }) {
+  replace(root, el('div', { class: 'card wide' }, el('h2', {}, 'Leaderboards'), el('p', { class: 'muted' }, 'Loading…')));
+  let rulesets;
+  try {
+    rulesets = await api.rulesets();
+  } catch (err) {
+    onError(err);
+    return;
+  }
   const ruleset = el('select', { id: 'board-ruleset', dataset: { testid: 'board-ruleset' } },
-    api.RULESETS.map((r) => el('option', { value: r.id }, r.name)));
+    rulesets.map((r) => el('option', { value: r.id }, api.rulesetName(r))));
   const period = el('select', { id: 'board-period', dataset: { testid: 'board-period' } },
     el('option', { value: 'all' }, 'All time'), el('option', { value: 'month' }, 'This month'),
     el('option', { value: 'week' }, 'This week'));
   const by = el('select', { id: 'board-by' },
     el('option', { value: 'score' }, 'By score'), el('option', { value: 'rating' }, 'By rating'));
   ruleset.value = state.ruleset ?? 'sichuan-xuezhan';
+  if (!ruleset.value && rulesets.length) ruleset.value = rulesets[0].id;
   period.value = state.period ?? 'all';
   by.value = state.by ?? 'score';
   const list = el('div', { class: 'board', dataset: { testid: 'board' } });

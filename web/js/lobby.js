@@ -1,6 +1,6 @@
 // Signing in as a guest, and the lobby: quick match, creating a room (ruleset, options, bot
 // seats, time), joining by code, and the list of public rooms (proto/README.md: "Sign up",
-// "Get a seat").
+// "Get a seat"). The rulesets, their options and defaults come from `GET /api/rulesets`.
 
 import * as api from './api.js';
 import { el, replace } from './dom.js';
@@ -27,7 +27,7 @@ export function renderSignIn(root, { onSignedIn, onError }) {
     },
   },
   el('h1', {}, '麻将 Mahjong'),
-  el('p', {}, 'Sichuan 血战到底, Guobiao and Shanghai rules against people or bots. Choose a name to play as a guest.'),
+  el('p', {}, 'Sichuan, Guobiao, Shanghai and Beijing rules against people or bots. Choose a name to play as a guest.'),
   el('label', { for: 'signin-name' }, 'Your name'),
   name,
   submit);
@@ -35,33 +35,60 @@ export function renderSignIn(root, { onSignedIn, onError }) {
   name.focus();
 }
 
-function rulesetSelect(id, testid) {
-  return el('select', { id, dataset: { testid } },
-    api.RULESETS.map((r) => el('option', { value: r.id }, r.name)));
+/** The preset first selected: the server's first, or the 血战 preset where it plays it. */
+const PREFERRED_RULESET = 'sichuan-xuezhan';
+
+function rulesetSelect(id, testid, rulesets) {
+  const select = el('select', { id, dataset: { testid } },
+    rulesets.map((r) => el('option', { value: r.id }, api.rulesetName(r))));
+  if (rulesets.some((r) => r.id === PREFERRED_RULESET)) select.value = PREFERRED_RULESET;
+  return select;
 }
 
-/** The lobby. `ctx`: {session, currentTable, onSeated(seated), onError, onResume}. */
+/**
+ * The lobby, once the rulesets are known. `ctx`: {session, currentTable, onSeated(seated),
+ * onError, onResume}. Returns a function that stops it (the room list's refresh).
+ */
 export function renderLobby(root, ctx) {
-  const cards = [];
-  if (ctx.currentTable) {
-    cards.push(el('div', { class: 'card resume' },
-      el('p', {}, 'You have a seat at a table.'),
-      el('button', { type: 'button', class: 'primary', onclick: ctx.onResume, dataset: { testid: 'resume' } }, 'Back to your table')));
-  }
-  cards.push(quickMatchCard(ctx));
-  cards.push(createCard(ctx));
-  cards.push(joinCard(ctx));
-  const rooms = roomsCard(ctx);
-  cards.push(rooms.card);
-  replace(root, el('div', { class: 'lobby' }, cards));
-  rooms.refresh();
-  // The list refreshes while the lobby is shown; the returned function stops it.
-  const timer = setInterval(() => rooms.refresh(), 5000);
-  return () => clearInterval(timer);
+  let stopped = false;
+  let timer = null;
+  const show = (rulesets) => {
+    if (stopped) return;
+    const cards = [];
+    if (ctx.currentTable) {
+      cards.push(el('div', { class: 'card resume' },
+        el('p', {}, 'You have a seat at a table.'),
+        el('button', { type: 'button', class: 'primary', onclick: ctx.onResume, dataset: { testid: 'resume' } }, 'Back to your table')));
+    }
+    cards.push(quickMatchCard(ctx, rulesets));
+    cards.push(createCard(ctx, rulesets));
+    cards.push(joinCard(ctx));
+    const rooms = roomsCard(ctx, rulesets);
+    cards.push(rooms.card);
+    replace(root, el('div', { class: 'lobby' }, cards));
+    rooms.refresh();
+    // The list refreshes while the lobby is shown.
+    timer = setInterval(() => rooms.refresh(), 5000);
+  };
+  const load = () => {
+    replace(root, el('p', { class: 'muted' }, 'Loading the rules…'));
+    api.rulesets().then(show, (err) => {
+      if (stopped) return;
+      ctx.onError(err);
+      replace(root, el('div', { class: 'card' },
+        el('p', {}, `The rules could not be loaded: ${err.message}`),
+        el('button', { type: 'button', onclick: load }, 'Try again')));
+    });
+  };
+  load();
+  return () => {
+    stopped = true;
+    clearInterval(timer);
+  };
 }
 
-function quickMatchCard(ctx) {
-  const ruleset = rulesetSelect('quick-ruleset', 'quick-ruleset');
+function quickMatchCard(ctx, rulesets) {
+  const ruleset = rulesetSelect('quick-ruleset', 'quick-ruleset', rulesets);
   const status = el('p', { class: 'muted' });
   let waiting = null;
   const button = el('button', {
@@ -91,27 +118,37 @@ function quickMatchCard(ctx) {
     el('label', { for: 'quick-ruleset' }, 'Rules'), ruleset, el('div', { class: 'buttons' }, button), status);
 }
 
-function optionFields(rulesetId) {
-  return (api.RULESET_OPTIONS[rulesetId] ?? []).map((o) => {
+/** A field per room option of `preset` (an entry of `rulesets()`), at its default. */
+function optionFields(preset) {
+  return (preset?.options ?? []).map((o) => {
     const id = `opt-${o.name}`;
-    const input = o.kind === 'bool'
-      ? el('input', { id, type: 'checkbox', checked: o.value, dataset: { option: o.name, kind: o.kind } })
-      : el('input', { id, type: 'number', value: o.value, step: 1, dataset: { option: o.name, kind: o.kind } });
-    return el('div', { class: ['field', o.kind === 'bool' && 'check'] }, el('label', { for: id }, o.label), input);
+    const data = { option: o.name, kind: o.type, testid: id };
+    const input = o.type === 'bool'
+      ? el('input', { id, type: 'checkbox', checked: o.default === true, dataset: data })
+      : el('input', { id, type: 'number', value: o.default, min: o.min, max: o.max, step: 1, required: true, dataset: data });
+    return el('div', { class: ['field', o.type === 'bool' && 'check'] },
+      el('label', { for: id }, `${o.name_zh} ${o.name_en}`), input);
   });
 }
 
-function createCard(ctx) {
-  const ruleset = rulesetSelect('create-ruleset', 'create-ruleset');
-  const options = el('div', { class: 'options' }, optionFields(ruleset.value));
-  ruleset.addEventListener('change', () => replace(options, optionFields(ruleset.value)));
+function createCard(ctx, rulesets) {
+  const ruleset = rulesetSelect('create-ruleset', 'create-ruleset', rulesets);
+  const preset = () => rulesets.find((r) => r.id === ruleset.value);
+  const options = el('div', { class: 'options' });
   const seatSelects = [1, 2, 3].map((i) => el('select', { id: `bot-${i}`, dataset: { testid: `bot-${i}` } },
     api.BOT_LEVELS.map((l) => el('option', { value: l }, `bot (${l})`)),
     el('option', { value: '' }, 'a player')));
   seatSelects.forEach((s) => { s.value = 'basic'; });
   const actionSeconds = el('input', { id: 'action-seconds', type: 'number', min: 3, max: 300, value: 20, dataset: { testid: 'action-seconds' } });
   const bankSeconds = el('input', { id: 'bank-seconds', type: 'number', min: 0, max: 600, value: 20, dataset: { testid: 'bank-seconds' } });
-  const hands = el('input', { id: 'hands', type: 'number', min: 1, max: 64, placeholder: 'ruleset default', dataset: { testid: 'hands' } });
+  const hands = el('input', { id: 'hands', type: 'number', min: 1, max: 64, dataset: { testid: 'hands' } });
+  // Left empty, the room plays the ruleset's default match, shown as the placeholder.
+  const showDefaults = () => {
+    replace(options, optionFields(preset()));
+    hands.placeholder = `${preset()?.default_hands ?? 8} (the rules' match)`;
+  };
+  showDefaults();
+  ruleset.addEventListener('change', showDefaults);
   const isPublic = el('input', { id: 'public', type: 'checkbox', checked: true });
   const delay = el('input', { id: 'spectator-delay', type: 'number', min: 0, max: 600, value: 0 });
   const submit = el('button', { type: 'submit', class: 'primary', dataset: { testid: 'create-room' } }, 'Create the room');
@@ -182,7 +219,7 @@ function joinCard(ctx) {
   el('div', { class: 'buttons' }, el('button', { type: 'submit' }, 'Join')));
 }
 
-function roomsCard(ctx) {
+function roomsCard(ctx, rulesets) {
   const list = el('div', { class: 'rooms', dataset: { testid: 'rooms' } });
   const refresh = async () => {
     let rooms;
@@ -196,7 +233,10 @@ function roomsCard(ctx) {
       replace(list, el('p', { class: 'muted' }, 'No open rooms. Create one!'));
       return;
     }
-    const name = (id) => api.RULESETS.find((r) => r.id === id)?.name ?? id;
+    const name = (id) => {
+      const r = rulesets.find((x) => x.id === id);
+      return r ? api.rulesetName(r) : id;
+    };
     replace(list, el('ul', { class: 'room-list' }, rooms.map((r) => el('li', {},
       el('div', { class: 'room-rules' }, name(r.ruleset)),
       el('div', { class: 'muted' }, r.seats.map((s) => (s.status === 'empty' ? '(free seat)' : s.name)).join(' · ')),

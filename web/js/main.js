@@ -183,7 +183,7 @@ function scheduleRender() {
       model: t.model,
       status: t.status,
       statusDetail: t.statusDetail,
-      code: app.seat?.table === t.id ? app.seat.code : null,
+      code: t.model.code ?? (app.seat?.table === t.id ? app.seat.code : null),
       onAct: act,
       onCloseSettlement: () => {
         t.model.settlement = null;

@@ -18,6 +18,10 @@ export function emptyModel() {
     handNo: 0,
     seedSha256: null,
     drawBonus: 0,
+    code: null, // the room's join code (a spectator has none)
+    hands: null, // hands in the match
+    actionSeconds: null, // the room's time per decision
+    timeBankSeconds: null, // and its bank per seat and hand
     hand: null, // the hand in play (see newHand), null between hands
     prompt: null, // {hand_no, legal, deadline_ms, bank_ms, receivedAt, sending}
     settlement: null, // the last hand's result, until the player closes it
@@ -125,6 +129,10 @@ export function applySnapshot(m, t) {
   m.handNo = t.hand_no ?? 0;
   m.seedSha256 = t.seed_sha256 ?? null;
   m.drawBonus = t.draw_bonus ?? 0;
+  m.code = t.code ?? null;
+  m.hands = t.hands || null;
+  m.actionSeconds = t.action_seconds || null;
+  m.timeBankSeconds = t.time_bank_seconds ?? null;
   m.closed = null;
   m.prompt = t.prompt ? { ...t.prompt, receivedAt: Date.now(), sending: false } : null;
   const v = t.view;
@@ -145,13 +153,28 @@ export function applySnapshot(m, t) {
   v.seats.forEach((p, i) => {
     const q = h.players[i];
     q.melds = p.melds ?? [];
-    // The view lists only the discards still in front of a seat: claimed ones are gone.
-    q.discards = (p.discards ?? []).map((tile) => ({ tile, claimed: false }));
+    // The river, claimed discards marked; a server without `river` lists only the discards
+    // still in front of the seat.
+    q.discards = p.river
+      ? p.river.map((d) => ({ tile: d.tile, claimed: !!d.claimed }))
+      : (p.discards ?? []).map((tile) => ({ tile, claimed: false }));
     q.flowers = p.flowers ?? [];
     q.concealed = p.concealed ?? 0;
     q.void = p.void ?? null;
     q.won = p.won ?? null;
   });
+  if (h.offered && !h.players.some((p) => !p.won && p.concealed % 3 === 2)) {
+    // A discard's claim window (in a robbing window the kong's owner is in turn): the discard
+    // on offer is the newest of a river, which a win on it takes. Known only when one river
+    // ends with that tile unclaimed.
+    const by = h.players
+      .map((p, seat) => ({ seat, last: p.discards.length - 1, tile: p.discards.at(-1) }))
+      .filter((d) => d.tile && !d.tile.claimed && d.tile.tile === h.offered);
+    if (by.length === 1) {
+      h.discardOffer = { seat: by[0].seat, tile: h.offered };
+      h.lastDiscard = { seat: by[0].seat, index: by[0].last };
+    }
+  }
   m.hand = h;
 }
 

@@ -160,7 +160,9 @@ function centre(m, ctx, turn) {
   const n = playerCount(m) || 4;
   const box = el('section', { class: 'centre', dataset: { testid: 'centre' } });
   const facts = el('div', { class: 'facts' },
-    el('span', { class: 'fact' }, `Hand ${m.handNo + 1}`),
+    el('span', { class: 'fact', dataset: { testid: 'hand-of' } }, m.hands ? `Hand ${m.handNo + 1} of ${m.hands}` : `Hand ${m.handNo + 1}`),
+    m.actionSeconds ? el('span', { class: 'fact', title: 'seconds per decision + time bank per hand' },
+      `${m.actionSeconds} s + ${m.timeBankSeconds ?? 0} s bank`) : null,
     h ? el('span', { class: 'fact', title: 'prevalent wind' }, `${windChar(h.roundWind)}风圈`) : null,
     h ? el('span', { class: 'fact dice', title: `dice ${h.dice[0]} + ${h.dice[1]}` },
       h.dice.map((d) => DICE[d - 1] ?? d).join(' ')) : null,

@@ -3,11 +3,11 @@
 
 use engine::settle::Settlement;
 use engine::view::{MeldView, PublicSeat, SeatView};
-use engine::{EventKind, KongKind, Meld, MeldKind, Seat};
+use engine::{Event, EventKind, KongKind, Meld, MeldKind, Seat};
 
 use crate::wire::{
-    WireEvent, WireFanItem, WireMeld, WirePublicSeat, WireSettlement, WireView, WireWin,
-    WireWinnerFans,
+    WireDiscard, WireEvent, WireFanItem, WireMeld, WirePublicSeat, WireSettlement, WireView,
+    WireWin, WireWinnerFans,
 };
 
 fn seat(s: Seat) -> u8 {
@@ -49,6 +49,7 @@ fn public(p: &PublicSeat) -> WirePublicSeat {
             })
             .collect(),
         discards: p.discards.clone(),
+        river: Vec::new(),
         flowers: p.flowers.clone(),
         concealed: p.concealed_count,
         void: p.void.map(|s| s.to_string()),
@@ -56,9 +57,10 @@ fn public(p: &PublicSeat) -> WirePublicSeat {
     }
 }
 
-/// A seat's view on the wire.
-pub fn view(v: &SeatView) -> WireView {
-    WireView {
+/// A seat's view on the wire. `seen` are the hand's events the seat may see (`Game::events_for`):
+/// they give each river its claimed discards, which the view no longer holds.
+pub fn view<'a>(v: &SeatView, seen: impl IntoIterator<Item = &'a Event>) -> WireView {
+    let mut w = WireView {
         seat: seat(v.seat),
         dealer: seat(v.dealer),
         round_wind: v.round_wind.tile().to_string(),
@@ -70,16 +72,55 @@ pub fn view(v: &SeatView) -> WireView {
         seats: v.seats.iter().map(public).collect(),
         offered: v.last_discard,
         over: v.over,
+    };
+    for (seat, river) in w.seats.iter_mut().zip(rivers(seen, v.seats.len())) {
+        seat.river = river;
     }
+    w
 }
 
 /// What a spectator may see of a hand: `v` (any seat's view) without that seat's concealed
-/// tiles and 定缺.
-pub fn public_view(v: &SeatView) -> WireView {
-    let mut w = view(v);
+/// tiles and 定缺; `events` are the hand's events, of which only the public ones are read.
+pub fn public_view<'a>(v: &SeatView, events: impl IntoIterator<Item = &'a Event>) -> WireView {
+    let public = events.into_iter().filter(|e| e.audience.is_public());
+    let mut w = view(v, public);
     w.hand.clear();
     w.own_void = None;
     w
+}
+
+/// Every seat's river from the events: each discard in order, marked claimed when a chow, pung,
+/// exposed kong or win takes it (always the discarder's newest discard; several winners of one
+/// discard mark it once). A robbed kong's tile never lay in a river.
+fn rivers<'a>(events: impl IntoIterator<Item = &'a Event>, seats: usize) -> Vec<Vec<WireDiscard>> {
+    let mut rivers: Vec<Vec<WireDiscard>> = vec![Vec::new(); seats];
+    for e in events {
+        let taken_from = match &e.kind {
+            EventKind::Discarded { seat, tile } => {
+                if let Some(r) = rivers.get_mut(seat.index()) {
+                    r.push(WireDiscard {
+                        tile: *tile,
+                        claimed: false,
+                    });
+                }
+                None
+            }
+            EventKind::Melded { meld: Some(m), .. } => match m.kind {
+                MeldKind::Chow | MeldKind::Pung | MeldKind::Kong(KongKind::Exposed) => m.from,
+                // A concealed kong takes nothing; an added kong keeps its pung's claim.
+                MeldKind::Kong(_) => None,
+            },
+            EventKind::Won { win, .. } if !win.flags.robbed_kong => win.from,
+            _ => None,
+        };
+        if let Some(d) = taken_from
+            .and_then(|from| rivers.get_mut(from.index()))
+            .and_then(|r| r.last_mut())
+        {
+            d.claimed = true;
+        }
+    }
+    rivers
 }
 
 /// A settlement on the wire, for a table of `players`.
@@ -194,5 +235,106 @@ pub fn wire_event(e: &EventKind, players: u8) -> WireEvent {
             hands: hands.0.iter().take(usize::from(players)).cloned().collect(),
             settlement: settlement(s, players),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use engine::settle::{Win, WinFlags};
+    use engine::{Audience, Event, EventKind, KongKind, Meld, MeldKind, Seat, Tile};
+
+    use super::rivers;
+
+    fn t(s: &str) -> Tile {
+        s.parse().expect("a tile")
+    }
+
+    fn public(kind: EventKind) -> Event {
+        Event {
+            audience: Audience::Everyone,
+            kind,
+        }
+    }
+
+    fn discard(seat: usize, tile: &str) -> Event {
+        public(EventKind::Discarded {
+            seat: Seat::ALL[seat],
+            tile: t(tile),
+        })
+    }
+
+    fn meld(seat: usize, kind: MeldKind, tile: &str, from: Option<usize>) -> Event {
+        public(EventKind::Melded {
+            seat: Seat::ALL[seat],
+            meld: Some(Meld {
+                kind,
+                tile: t(tile),
+                from: from.map(|f| Seat::ALL[f]),
+                claimed: from.map(|_| t(tile)),
+            }),
+        })
+    }
+
+    fn won(seat: usize, tile: &str, from: usize, robbed_kong: bool) -> Event {
+        public(EventKind::Won {
+            win: Win {
+                seat: Seat::ALL[seat],
+                tile: t(tile),
+                from: Some(Seat::ALL[from]),
+                flags: WinFlags {
+                    robbed_kong,
+                    ..WinFlags::default()
+                },
+            },
+            concealed: Vec::new(),
+        })
+    }
+
+    /// Each river as `tile` or `tile*` (claimed).
+    fn check(events: &[Event], expected: [&str; 4]) {
+        let got: Vec<String> = rivers(events, 4)
+            .iter()
+            .map(|r| {
+                r.iter()
+                    .map(|d| format!("{}{}", d.tile, if d.claimed { "*" } else { "" }))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect();
+        assert_eq!(got, expected);
+    }
+
+    #[test]
+    fn a_river_marks_what_claims_and_discard_wins_take_and_nothing_else() {
+        check(
+            &[
+                discard(0, "5m"),
+                meld(1, MeldKind::Pung, "5m", Some(0)),
+                discard(1, "1z"),
+                discard(2, "3p"),
+                meld(3, MeldKind::Chow, "2p", Some(2)),
+                discard(3, "9s"),
+                // Two winners on one discard take it once.
+                won(0, "9s", 3, false),
+                won(1, "9s", 3, false),
+                discard(2, "7s"),
+            ],
+            ["5m*", "1z", "3p* 7s", "9s*"],
+        );
+        check(
+            &[
+                discard(0, "5m"),
+                meld(1, MeldKind::Pung, "5m", Some(0)),
+                discard(1, "2s"),
+                // The added kong keeps its pung's claim; its robbing takes no river tile; a
+                // concealed kong takes nothing either.
+                meld(1, MeldKind::Kong(KongKind::Added), "5m", Some(0)),
+                meld(2, MeldKind::Kong(KongKind::Concealed), "4p", None),
+                won(3, "5m", 1, true),
+                discard(2, "6p"),
+                meld(0, MeldKind::Kong(KongKind::Exposed), "6p", Some(2)),
+            ],
+            ["5m*", "2s", "6p*", ""],
+        );
     }
 }

@@ -106,6 +106,18 @@ pub struct TableSnapshot {
     /// will be between hands: while it is 1 or more, a won hand's shares double. 0 elsewhere.
     #[serde(default)]
     pub draw_bonus: u32,
+    /// The room's join code (for a seated player; absent for a spectator).
+    #[serde(default)]
+    pub code: Option<String>,
+    /// Hands in the match: the table closes after that many.
+    #[serde(default)]
+    pub hands: u64,
+    /// The room's time for every decision, in seconds.
+    #[serde(default)]
+    pub action_seconds: u64,
+    /// The room's time bank per seat and hand, in seconds.
+    #[serde(default)]
+    pub time_bank_seconds: u64,
 }
 
 /// Why a request failed.
@@ -155,8 +167,8 @@ pub enum ServerMessage {
     /// The whole table as this seat sees it: after `hello`, and instead of missed messages
     /// that are no longer kept.
     Snapshot {
-        /// The snapshot.
-        table: TableSnapshot,
+        /// The snapshot (boxed: it is far larger than every other message).
+        table: Box<TableSnapshot>,
     },
     /// A hand is about to be dealt; its seed is committed.
     HandStarting {

@@ -1,6 +1,6 @@
 //! The game's things on the wire: actions, events, a seat's view, settlements. Tiles are written
-//! in the notation of `shared/conformance/README.md` ("5m", "E", "C" …), seats as 0-based
-//! indices, suits as their letters.
+//! in the notation of `shared/rules/README.md` ("5m", "1z" for East, "7z" for 中, "1f" for 春 …),
+//! seats as 0-based indices, suits as their letters.
 
 use engine::Tile;
 use schemars::JsonSchema;
@@ -122,6 +122,17 @@ pub struct WireWin {
     pub from: Option<u8>,
 }
 
+/// One discard of a seat's river.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct WireDiscard {
+    /// The tile.
+    #[schemars(with = "String")]
+    pub tile: Tile,
+    /// Another seat took it (a chow, pung, kong or win on it): it is no longer in front of the
+    /// seat.
+    pub claimed: bool,
+}
+
 /// What is public about a seat.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct WirePublicSeat {
@@ -130,6 +141,10 @@ pub struct WirePublicSeat {
     /// Discards still in front of the seat, oldest first.
     #[schemars(with = "Vec<String>")]
     pub discards: Vec<Tile>,
+    /// Every discard the seat made in this hand, oldest first, the claimed ones marked: the
+    /// river as the events drew it (`discards` are its unclaimed tiles).
+    #[serde(default)]
+    pub river: Vec<WireDiscard>,
     /// Flowers set aside.
     #[schemars(with = "Vec<String>")]
     pub flowers: Vec<Tile>,
@@ -148,7 +163,7 @@ pub struct WireView {
     pub seat: u8,
     /// The dealer.
     pub dealer: u8,
-    /// The prevalent wind (E, S, W, N).
+    /// The prevalent wind (`1z`–`4z`: East, South, West, North).
     pub round_wind: String,
     /// The dice.
     pub dice: [u8; 2],

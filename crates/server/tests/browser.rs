@@ -2,8 +2,8 @@
 //! driven over the DevTools protocol against a served page. Through the page only — DOM
 //! clicks, no API calls — it signs in as a guest, creates a room with three bots, drops the
 //! connection once (the page must reconnect and resume), plays a whole hand to the settlement
-//! screen and moves on to the next hand; screenshots of the table (desktop and phone sized)
-//! and of the settlement are saved under `target/artifacts/web/`.
+//! screen and moves on to the next hand; screenshots of the lobby, the table (desktop and phone
+//! sized) and the settlement are saved under `target/artifacts/web/`.
 //!
 //! Without Chromium the browser test prints a notice and passes, unless
 //! `MAHJONG_REQUIRE_BROWSER=1` (CI sets it).
@@ -168,6 +168,36 @@ async fn play(page: &mut cdp::Page, addr: SocketAddr) -> anyhow::Result<Vec<Path
         Duration::from_secs(10),
     )
     .await?;
+    // The form comes from `GET /api/rulesets`: every preset the engine plays, and a preset's
+    // options at their defaults and ranges.
+    let offered = page
+        .eval(
+            r#"(() => {
+              const set = (sel, v) => { const e = document.querySelector(sel); e.value = v; e.dispatchEvent(new Event('change')); };
+              const ids = [...document.querySelectorAll('[data-testid="create-ruleset"] option')].map((o) => o.value);
+              set('[data-testid="create-ruleset"]', 'sichuan-xuezhan-9');
+              const cap = document.querySelector('[data-testid="opt-fan_cap"]');
+              return { ids, cap: cap && [cap.value, cap.min, cap.max], hands: document.querySelector('[data-testid="hands"]').placeholder };
+            })()"#,
+        )
+        .await?;
+    let all: Vec<&str> = engine::RulesetId::ALL
+        .iter()
+        .map(|id| id.as_str())
+        .collect();
+    if offered["ids"] != serde_json::json!(all)
+        || offered["cap"] != serde_json::json!(["9", "1", "13"])
+    {
+        bail!("the create-room form is not the server's rulesets: {offered}");
+    }
+    if !offered["hands"]
+        .as_str()
+        .is_some_and(|h| h.starts_with('8'))
+    {
+        bail!("the hands field shows the ruleset's default match: {offered}");
+    }
+    let lobby = dir.join("lobby.png");
+    page.screenshot(&lobby).await?;
     page.eval(
         r#"(() => {
           const set = (sel, v) => { const e = document.querySelector(sel); e.value = v; e.dispatchEvent(new Event('change')); };
@@ -220,6 +250,7 @@ async fn play(page: &mut cdp::Page, addr: SocketAddr) -> anyhow::Result<Vec<Path
         // behind the settlement then.
         None => table_screenshots(page, &dir).await?,
     };
+    paths.insert(0, lobby);
 
     // The settlement: a row per seat with its delta, fan lines for the winners, deltas that
     // sum to zero.

@@ -542,6 +542,11 @@ async fn spectators_see_public_events_only_and_late_by_the_room_delay() {
     let first = spectator.next(WAIT).await.expect("message").expect("open");
     assert_eq!(first["type"], "snapshot", "{first}");
     assert!(first["table"]["seat"].is_null(), "a spectator has no seat");
+    assert!(
+        first["table"]["code"].is_null(),
+        "the join code is the players' to share: {first}"
+    );
+    assert_eq!(first["table"]["hands"], 1, "{first}");
     let mut client = Client::connect(addr, &table, &player, None)
         .await
         .expect("connect");
@@ -879,6 +884,82 @@ async fn every_claim_window_lasts_the_same_whoever_could_claim() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_snapshot_asked_for_during_a_claim_window_waits_for_it_to_close() {
+    const WINDOW: u64 = 400;
+    let server = common::sqlite_server_with(|c| c.claim_window_ms = WINDOW).await;
+    let addr = server.addr;
+    let (_, token) = guest(addr, "重连").await;
+    let room = create_room(
+        addr,
+        &token,
+        json!({"ruleset": "sichuan-xuezhan", "hands": 1, "bots": ["basic", "basic", "basic"]}),
+    )
+    .await;
+    let table = room["table"].as_str().unwrap_or_default().to_string();
+    let mut first = Client::connect(addr, &table, &token, None)
+        .await
+        .expect("connect");
+    let (discarded, seat, tile) = loop {
+        let m = first.next(WAIT).await.expect("message").expect("open");
+        let e = &m["event"];
+        if e["kind"] == "discarded" {
+            break (
+                std::time::Instant::now(),
+                e["seat"].clone(),
+                e["tile"].clone(),
+            );
+        }
+        if let Some(legal) = prompt_of(&m) {
+            first.act(choose(&legal)).await.expect("act");
+        }
+    };
+    // A reload within the discard's window: the hand may have moved on behind it (a bot's
+    // claim), and the window's events have not gone out yet. The snapshot waits for them, so it
+    // shows the window closed and nothing after it repeats what it shows.
+    let mut again = Client::connect(addr, &table, &token, None)
+        .await
+        .expect("reconnect");
+    let snapshot = loop {
+        let m = again.next(WAIT).await.expect("message").expect("open");
+        if m["type"] == "snapshot" {
+            break m;
+        }
+        assert_ne!(m["type"], "event", "no event before the snapshot: {m}");
+    };
+    let waited = discarded.elapsed();
+    assert!(
+        waited >= Duration::from_millis(WINDOW - 30),
+        "the snapshot came {waited:?} after the discard, inside its window"
+    );
+    let view = &snapshot["table"]["view"];
+    assert!(
+        view["offered"].is_null(),
+        "the window is closed: {snapshot}"
+    );
+    let river = view["seats"][seat.as_u64().unwrap_or_default() as usize]["river"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(
+        river.last().map(|d| &d["tile"]),
+        Some(&tile),
+        "the discard is in its river: {snapshot}"
+    );
+    let claimed = river.last().is_some_and(|d| d["claimed"] == true);
+    let next = again.next(WAIT).await.expect("message").expect("open");
+    if let Some(e) = next.get("event") {
+        assert!(
+            !(claimed
+                && ["melded", "won"].contains(&e["kind"].as_str().unwrap_or(""))
+                && (e["meld"]["claimed"] == tile || e["win"]["tile"] == tile)),
+            "the window's claim comes again after the snapshot: {next}"
+        );
+    }
+    drop(first);
+    server.finish().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_openapi_document_lists_every_http_route() {
     let server = common::sqlite_server().await;
     let (status, doc) = http(server.addr, "GET", "/api/openapi.json", None, None)
@@ -897,6 +978,7 @@ async fn the_openapi_document_lists_every_http_route() {
         ("/api/sessions", "post"),
         ("/api/sessions", "delete"),
         ("/api/me", "get"),
+        ("/api/rulesets", "get"),
         ("/api/rooms", "post"),
         ("/api/rooms", "get"),
         ("/api/rooms/join", "post"),
@@ -916,7 +998,7 @@ async fn the_openapi_document_lists_every_http_route() {
     }
     assert_eq!(
         paths.len(),
-        15,
+        16,
         "no route undocumented, none extra: {:?}",
         paths.keys().collect::<Vec<_>>()
     );
@@ -934,6 +1016,86 @@ async fn the_openapi_document_lists_every_http_route() {
     ] {
         assert!(schemas.contains_key(name), "{name} schema");
     }
+    server.finish().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_rulesets_are_described_as_the_engine_validates_them() {
+    let server = common::sqlite_server().await;
+    let (status, list) = http(server.addr, "GET", "/api/rulesets", None, None)
+        .await
+        .expect("rulesets");
+    assert_eq!(status, 200, "{list}");
+    let list = list.as_array().cloned().unwrap_or_default();
+    let ids: Vec<&str> = list.iter().filter_map(|r| r["id"].as_str()).collect();
+    let all: Vec<&str> = engine::RulesetId::ALL
+        .iter()
+        .map(|id| id.as_str())
+        .collect();
+    assert_eq!(ids, all, "every implemented preset, in the engine's order");
+    assert!(ids.contains(&"beijing"));
+    for r in &list {
+        let id: engine::RulesetId = r["id"].as_str().unwrap_or_default().parse().expect("id");
+        let defaults = engine::Ruleset::with_defaults(id).expect("defaults");
+        for name in ["name_zh", "name_en"] {
+            assert!(r[name].as_str().is_some_and(|n| !n.is_empty()), "{r}");
+        }
+        assert_eq!(r["players"], defaults.rules().players(), "{r}");
+        assert_eq!(
+            r["default_hands"],
+            server::room::default_hands(&defaults),
+            "{r}"
+        );
+        let options = r["options"].as_array().cloned().unwrap_or_default();
+        let described: std::collections::BTreeSet<&str> =
+            options.iter().filter_map(|o| o["name"].as_str()).collect();
+        let validated = defaults.options();
+        assert_eq!(
+            described,
+            validated.keys().map(String::as_str).collect(),
+            "{id}: every option described, none extra"
+        );
+        for o in &options {
+            let name = o["name"].as_str().unwrap_or_default();
+            assert_eq!(
+                o["default"],
+                serde_json::to_value(&validated[name]).expect("option as JSON"),
+                "{id}: {o}"
+            );
+            // The described values are exactly the ones the engine accepts.
+            let accepts = |v: Value| {
+                let value = serde_json::from_value(v).expect("an option value");
+                engine::Ruleset::new(id, &[(name.to_string(), value)].into()).is_ok()
+            };
+            match o["type"].as_str() {
+                Some("bool") => {
+                    assert!(accepts(json!(true)) && accepts(json!(false)), "{id}: {o}");
+                    assert!(!accepts(json!(1)), "{id}: {o}");
+                }
+                Some("int") => {
+                    let (min, max) = (o["min"].as_i64(), o["max"].as_i64());
+                    let (Some(min), Some(max)) = (min, max) else {
+                        panic!("{id}: an int without its range: {o}");
+                    };
+                    assert!(accepts(json!(min)) && accepts(json!(max)), "{id}: {o}");
+                    assert!(
+                        !accepts(json!(min - 1)) && !accepts(json!(max + 1)),
+                        "{id}: {o}"
+                    );
+                    assert!(!accepts(json!(true)), "{id}: {o}");
+                }
+                _ => panic!("{id}: an option of unknown type: {o}"),
+            }
+        }
+    }
+    // A room takes the options as described.
+    let (_, token) = guest(server.addr, "规则").await;
+    create_room(
+        server.addr,
+        &token,
+        json!({"ruleset": "sichuan-xuezhan", "options": {"fan_cap": 13, "kong_money": false}}),
+    )
+    .await;
     server.finish().await;
 }
 
@@ -1068,6 +1230,141 @@ async fn snapshot_on_return(addr: std::net::SocketAddr) {
         }
     };
     assert!(over["settlement"]["deltas"].is_array());
+}
+
+/// Each seat's river as a client draws it from the stream: discards in order, a discard marked
+/// claimed when a meld takes it or a win is made on it (a win right after another seat's
+/// discard; a robbed kong's tile never lay in a river).
+#[derive(Default)]
+struct Rivers {
+    seats: Vec<Vec<(String, bool)>>,
+    /// The discard on offer: its seat.
+    offer: Option<usize>,
+}
+
+impl Rivers {
+    fn follow(&mut self, m: &Value) {
+        let e = &m["event"];
+        let seat = |v: &Value| v.as_u64().map(|s| s as usize);
+        let take = |from: Option<usize>, seats: &mut Vec<Vec<(String, bool)>>| {
+            if let Some(last) = from
+                .and_then(|f| seats.get_mut(f))
+                .and_then(|r| r.last_mut())
+            {
+                last.1 = true;
+            }
+        };
+        match e["kind"].as_str() {
+            Some("hand_started") => *self = Rivers::default(),
+            Some("discarded") => {
+                let s = seat(&e["seat"]).unwrap_or_default();
+                if self.seats.len() <= s {
+                    self.seats.resize(s + 1, Vec::new());
+                }
+                self.seats[s].push((e["tile"].as_str().unwrap_or_default().into(), false));
+                self.offer = Some(s);
+            }
+            Some("melded") => {
+                let meld = &e["meld"];
+                if ["chow", "pung", "exposed_kong"].contains(&meld["shape"].as_str().unwrap_or(""))
+                {
+                    take(seat(&meld["from"]), &mut self.seats);
+                }
+                self.offer = None;
+            }
+            Some("won") => {
+                let from = seat(&e["win"]["from"]);
+                if from.is_some() && from == self.offer {
+                    take(from, &mut self.seats);
+                }
+            }
+            Some("drew") => self.offer = None,
+            _ => {}
+        }
+    }
+
+    fn claimed(&self) -> usize {
+        self.seats.iter().flatten().filter(|d| d.1).count()
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_snapshot_holds_the_room_settings_and_the_claimed_discards() {
+    for server in common::servers().await {
+        snapshot_with_rivers(server.addr).await;
+        server.finish().await;
+    }
+}
+
+async fn snapshot_with_rivers(addr: std::net::SocketAddr) {
+    let (_, token) = guest(addr, "河").await;
+    let room = create_room(
+        addr,
+        &token,
+        json!({"ruleset": "sichuan-xuezhan", "hands": 8, "bots": ["basic", "basic", "basic"],
+               "action_seconds": 45, "time_bank_seconds": 7}),
+    )
+    .await;
+    let table = room["table"].as_str().unwrap_or_default().to_string();
+    let mut client = Client::connect(addr, &table, &token, None)
+        .await
+        .expect("connect");
+    let mut rivers = Rivers::default();
+    // Play until a discard has been claimed in the hand in play and the table waits for this
+    // player's decision; then come back on a new device (the seat stays connected throughout,
+    // so nothing moves meanwhile).
+    loop {
+        let m = client.next(WAIT).await.expect("message").expect("open");
+        rivers.follow(&m);
+        assert_ne!(m["type"], "table_closed", "no claim in eight hands");
+        if let Some(legal) = prompt_of(&m) {
+            if rivers.claimed() > 0 {
+                break;
+            }
+            client.act(choose(&legal)).await.expect("act");
+        }
+    }
+    let mut again = Client::connect(addr, &table, &token, None)
+        .await
+        .expect("reconnect");
+    let snapshot = loop {
+        let m = again.next(WAIT).await.expect("message").expect("open");
+        if m["type"] == "snapshot" {
+            break m;
+        }
+    };
+    let t = &snapshot["table"];
+    assert_eq!(t["code"], room["code"], "the join code");
+    assert_eq!(t["hands"], 8, "hands in the match");
+    assert_eq!(t["action_seconds"], 45);
+    assert_eq!(t["time_bank_seconds"], 7);
+    let seats = t["view"]["seats"].as_array().cloned().unwrap_or_default();
+    assert_eq!(seats.len(), 4, "{snapshot}");
+    for (s, seat) in seats.iter().enumerate() {
+        let river: Vec<(String, bool)> = seat["river"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+            .iter()
+            .map(|d| {
+                let tile = d["tile"].as_str().unwrap_or_default().to_string();
+                (tile, d["claimed"] == true)
+            })
+            .collect();
+        let drawn = rivers.seats.get(s).cloned().unwrap_or_default();
+        assert_eq!(river, drawn, "seat {s}'s river as the stream drew it");
+        let lying: Vec<&str> = river
+            .iter()
+            .filter(|d| !d.1)
+            .map(|d| d.0.as_str())
+            .collect();
+        assert_eq!(
+            seat["discards"],
+            json!(lying),
+            "seat {s}: discards are the unclaimed"
+        );
+    }
+    drop(client);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

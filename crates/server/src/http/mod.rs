@@ -1,4 +1,4 @@
-//! The HTTP API: guests, rooms, the lobby, histories, leaderboards, health.
+//! The HTTP API: guests, rulesets, rooms, the lobby, histories, leaderboards, health.
 
 use axum::extract::State;
 use serde::Serialize;
@@ -12,6 +12,7 @@ use crate::error::ApiError;
 mod accounts;
 mod records;
 mod rooms;
+mod rulesets;
 mod scoring;
 
 pub use rooms::Seated;
@@ -24,6 +25,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(accounts::sign_up))
         .routes(routes!(accounts::renew_session, accounts::sign_out))
         .routes(routes!(accounts::me))
+        .routes(routes!(rulesets::rulesets))
         .routes(routes!(rooms::create_room, rooms::list_rooms))
         .routes(routes!(rooms::join_by_code))
         .routes(routes!(rooms::quickmatch))

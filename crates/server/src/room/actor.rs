@@ -20,7 +20,7 @@ mod hand;
 mod views;
 mod window;
 
-use views::Spectator;
+use views::{Spectator, SpectatorTx};
 use window::Hold;
 
 /// A decision a player owes, with its deadline.
@@ -54,6 +54,8 @@ pub struct Room {
     next_hand_at: Option<Instant>,
     finished: bool,
     spectators: Vec<Spectator>,
+    /// Spectators who arrived while a claim window was held: they are let in when it closes.
+    watchers_due: Vec<(u64, SpectatorTx)>,
     /// The claim window being held open, if any.
     hold: Option<Hold>,
     metrics: Arc<crate::metrics::Metrics>,
@@ -114,6 +116,7 @@ impl Room {
             finished: false,
             escaped_in_hand: Vec::new(),
             spectators: Vec::new(),
+            watchers_due: Vec::new(),
             hold: None,
             metrics,
             summary,
@@ -182,23 +185,17 @@ impl Room {
                 action,
             } => self.act(&player, conn, id, action.into()).await,
             Command::Watch { conn, tx } => {
-                let snapshot = ServerMessage::Snapshot {
-                    table: self.public_snapshot(),
-                };
-                let frame = serde_json::to_string(&protocol::Envelope {
-                    seq: Some(1),
-                    message: snapshot,
-                })
-                .unwrap_or_default();
-                if tx.try_send((Instant::now(), frame.into())).is_ok() {
-                    self.spectators.push(Spectator {
-                        conn,
-                        tx,
-                        next_seq: 2,
-                    });
+                if self.hold.is_some() {
+                    // The snapshot would show the held window's events before they go out.
+                    self.watchers_due.push((conn, tx));
+                } else {
+                    self.watch(conn, tx);
                 }
             }
-            Command::Unwatch { conn } => self.spectators.retain(|s| s.conn != conn),
+            Command::Unwatch { conn } => {
+                self.spectators.retain(|s| s.conn != conn);
+                self.watchers_due.retain(|(c, _)| *c != conn);
+            }
             Command::Shutdown { .. } => {}
             Command::Leave { player } => {
                 if let Some(i) = self.seat_of(&player) {
@@ -265,10 +262,18 @@ impl Room {
                     }
                 }
             }
+            None if self.hold.is_some() => {
+                // The hand has moved on behind the held window: a snapshot now would show what
+                // the window's events show again when they go out. It is sent when it closes.
+                tracing::debug!(seat = i, "a snapshot waits for the claim window");
+                self.seats[i].snapshot_due = true;
+            }
             None => {
                 tracing::debug!(seat = i, "sending a snapshot");
                 let snapshot = self.snapshot(i);
-                self.seats[i].push(ServerMessage::Snapshot { table: snapshot });
+                self.seats[i].push(ServerMessage::Snapshot {
+                    table: Box::new(snapshot),
+                });
             }
         }
         self.refresh_statuses();

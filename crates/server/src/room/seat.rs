@@ -59,6 +59,9 @@ pub struct SeatCtl {
     pub dropped_at: Option<Instant>,
     /// The player left or never came back: the bot plays the seat for good.
     pub escaped: bool,
+    /// A snapshot asked for while a claim window was held, owed when it closes; the window's
+    /// events are not sent to the seat meanwhile, as the snapshot shows them.
+    pub snapshot_due: bool,
     next_seq: u64,
     kept: VecDeque<(u64, Arc<str>)>,
 }
@@ -72,6 +75,7 @@ impl SeatCtl {
             conn: None,
             dropped_at,
             escaped: false,
+            snapshot_due: false,
             next_seq: 1,
             kept: VecDeque::new(),
         }

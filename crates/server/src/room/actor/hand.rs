@@ -9,7 +9,7 @@ use store::{FinishedHand, LoggedAction, SeatResult, TableStatus, UnixMillis};
 use tokio::time::Instant;
 
 use super::super::seat::Occupant;
-use super::window::is_claim;
+use super::window::{is_claim, offers_tile};
 use super::{Room, random_u64, seed_commitment};
 
 impl Room {
@@ -139,12 +139,14 @@ impl Room {
             .apply(seat, action)
             .map_err(|e| format!("engine refused a legal action: {e}"))?;
         self.charge_bank(seat.index());
+        if offers_tile(&action) {
+            self.hold_open();
+        }
         self.distribute(&events);
         Ok(())
     }
 
-    /// Sends events to the seats and spectators allowed to see them. After an event that offers
-    /// a tile, the rest are held back until the claim window closes (see [`Room::hold_open`]).
+    /// Deals the next hand: its seed is logged and committed to before the deal's events go out.
     pub(super) async fn start_hand(&mut self) -> bool {
         let seed = random_u64();
         let hand_no = self.hand_no();

@@ -14,11 +14,14 @@ use super::window::prompt_info;
 use std::sync::Arc;
 use tokio::sync::mpsc;
 
+/// Where a spectator's frames go, each with the time it may be shown.
+pub(super) type SpectatorTx = mpsc::Sender<(Instant, Arc<str>)>;
+
 /// A spectator's connection: its id, its queue of frames with the time each is due, and the
 /// next `seq` of its stream.
 pub(super) struct Spectator {
     pub(super) conn: u64,
-    pub(super) tx: mpsc::Sender<(Instant, Arc<str>)>,
+    pub(super) tx: SpectatorTx,
     pub(super) next_seq: u64,
 }
 
@@ -34,26 +37,29 @@ impl Room {
     }
 
     pub(super) fn snapshot(&self, i: usize) -> TableSnapshot {
+        let seat = Seat::ALL[i];
         TableSnapshot {
             seat: Some(i as u8),
             view: self
                 .game
                 .as_ref()
-                .map(|g| protocol::view(&g.view(Seat::ALL[i]))),
+                .map(|g| protocol::view(&g.view(seat), g.events_for(seat))),
             prompt: self.prompts[i]
                 .as_ref()
                 .map(|p| prompt_info(self.hand_no(), p)),
+            code: Some(self.settings.code.clone()),
             ..self.table_snapshot()
         }
     }
 
-    /// What a spectator sees on arrival: the table without anyone's concealed tiles.
+    /// What a spectator sees on arrival: the table without anyone's concealed tiles (nor the
+    /// join code, which is the players' to share).
     pub(super) fn public_snapshot(&self) -> TableSnapshot {
         TableSnapshot {
             view: self
                 .game
                 .as_ref()
-                .map(|g| protocol::public_view(&g.view(Seat::ALL[0]))),
+                .map(|g| protocol::public_view(&g.view(Seat::ALL[0]), g.events())),
             ..self.table_snapshot()
         }
     }
@@ -73,6 +79,45 @@ impl Room {
             view: None,
             prompt: None,
             draw_bonus: state.draw_bonus,
+            code: None,
+            hands: self.settings.hands,
+            action_seconds: self.settings.clock.action_ms / 1000,
+            time_bank_seconds: self.settings.clock.bank_ms / 1000,
+        }
+    }
+
+    /// Lets a spectator in: its stream starts with a snapshot.
+    pub(super) fn watch(&mut self, conn: u64, tx: SpectatorTx) {
+        let snapshot = ServerMessage::Snapshot {
+            table: Box::new(self.public_snapshot()),
+        };
+        let frame = serde_json::to_string(&protocol::Envelope {
+            seq: Some(1),
+            message: snapshot,
+        })
+        .unwrap_or_default();
+        if tx.try_send((Instant::now(), frame.into())).is_ok() {
+            self.spectators.push(Spectator {
+                conn,
+                tx,
+                next_seq: 2,
+            });
+        }
+    }
+
+    /// Sends the snapshots asked for while a claim window was held, now that every stream has
+    /// caught up with the hand.
+    pub(super) fn send_due_snapshots(&mut self) {
+        for i in 0..self.seats.len() {
+            if std::mem::take(&mut self.seats[i].snapshot_due) {
+                let snapshot = self.snapshot(i);
+                self.seats[i].push(ServerMessage::Snapshot {
+                    table: Box::new(snapshot),
+                });
+            }
+        }
+        for (conn, tx) in std::mem::take(&mut self.watchers_due) {
+            self.watch(conn, tx);
         }
     }
 

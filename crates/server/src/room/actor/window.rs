@@ -1,5 +1,5 @@
-//! Events out to the seats, and the claim window held open after every discard so that its
-//! length never depends on who could claim.
+//! Events out to the seats, and the claim window held open after every discard and every added
+//! kong (which may be robbed) so that its length never depends on who could claim.
 
 use std::time::Duration;
 
@@ -25,18 +25,22 @@ pub(super) fn is_claim(a: &Action) -> bool {
     )
 }
 
-/// Whether an event offers a tile to the other seats, opening a claim window.
+/// Whether an event offers a tile to the other seats, opening a claim window: a discard.
 fn opens_window(e: &engine::Event) -> bool {
-    match &e.kind {
-        engine::EventKind::Discarded { .. } => true,
-        engine::EventKind::Melded { meld: Some(m), .. } => {
-            m.kind == engine::MeldKind::Kong(engine::KongKind::Added)
-        }
-        _ => false,
-    }
+    matches!(e.kind, engine::EventKind::Discarded { .. })
+}
+
+/// Whether an action offers a tile before any of its events: an added kong may be robbed. The
+/// engine opens the robbing window without an event, and only when someone could rob (else the
+/// kong is completed at once and its `melded` follows); so the window is held from the action
+/// itself, whoever could rob, and the kong's events go out when it closes.
+pub(super) fn offers_tile(a: &Action) -> bool {
+    matches!(a, Action::AddedKong { .. })
 }
 
 impl Room {
+    /// Sends events to the seats and spectators allowed to see them. After an event that offers
+    /// a tile, the rest are held back until the claim window closes (see [`Room::hold_open`]).
     pub(super) fn distribute(&mut self, events: &[engine::Event]) {
         for e in events {
             if let Some(hold) = &mut self.hold {
@@ -65,10 +69,14 @@ impl Room {
         });
     }
 
-    /// Closes the held claim window: its events go out, in order.
+    /// Closes the held claim window: its events go out, in order, then the snapshots asked for
+    /// meanwhile.
     pub(super) fn release(&mut self) {
         if let Some(hold) = self.hold.take() {
             self.distribute(&hold.events);
+        }
+        if self.hold.is_none() {
+            self.send_due_snapshots();
         }
     }
 
@@ -82,7 +90,8 @@ impl Room {
                 event: wire,
             };
             for (i, seat) in self.seats.iter_mut().enumerate() {
-                if e.audience.includes(Seat::ALL[i]) {
+                // A seat owed a snapshot gets the event in it.
+                if e.audience.includes(Seat::ALL[i]) && !seat.snapshot_due {
                     seat.push(message.clone());
                 }
             }
