@@ -274,21 +274,7 @@ pub trait Rules: Send + Sync {
     /// plus `tile` have a winning shape at all? Families with wins that are not shapes (八花齐,
     /// 四惠牌) or wild tiles extend it.
     fn could_win(&self, hand: &SeatHand, tile: Tile, wild: Option<Tile>) -> bool {
-        // Shapes ignore flowers, so a flower would "complete" a hand that is already whole.
-        if tile.is_flower() {
-            return false;
-        }
-        let mut full = hand.concealed;
-        full.add(tile);
-        let melds = hand.melds.len() as u8;
-        match wild {
-            Some(w) if full.get(w) > 0 => {
-                let wilds = full.get(w);
-                full[w] = 0;
-                crate::shape::is_complete_with_wilds(&full, wilds, melds, self.forms())
-            }
-            _ => crate::shape::is_complete(&full, melds, self.forms()),
-        }
+        completes_shape(hand, tile, wild, self.forms())
     }
     /// Whether a seat that can win on its own draw must win at once, with no other action
     /// offered (四惠牌).
@@ -351,6 +337,26 @@ pub trait Rules: Send + Sync {
     /// belongs to the four people seated).
     fn leave_resets_draw_bonus(&self) -> bool {
         false
+    }
+}
+
+/// Whether `hand` plus `tile` makes a winning shape of `forms`, the copies of `wild` standing
+/// for any tile: the shared part of [`Rules::could_win`].
+pub fn completes_shape(hand: &SeatHand, tile: Tile, wild: Option<Tile>, forms: Forms) -> bool {
+    // Shapes ignore flowers, so a flower would "complete" a hand that is already whole.
+    if tile.is_flower() {
+        return false;
+    }
+    let mut full = hand.concealed;
+    full.add(tile);
+    let melds = hand.melds.len() as u8;
+    match wild {
+        Some(w) if full.get(w) > 0 => {
+            let wilds = full.get(w);
+            full[w] = 0;
+            crate::shape::is_complete_with_wilds(&full, wilds, melds, forms)
+        }
+        _ => crate::shape::is_complete(&full, melds, forms),
     }
 }
 

@@ -39,11 +39,9 @@
 mod fan;
 mod y2020;
 
-use crate::ruleset::OptionSpec;
-
 use crate::ruleset::{
-    HandResult, NextHand, OptionError, OptionValue, RawOptions, Rules, RulesetId, WinCheck,
-    WinScore, bool_option, int_option,
+    HandResult, NextHand, OptionError, OptionSpec, OptionValue, RawOptions, Rules, RulesetId,
+    WinCheck, WinScore, bool_option, completes_shape, int_option,
 };
 use crate::seat::Seat;
 use crate::settle::{
@@ -205,20 +203,8 @@ impl Rules for Beijing {
         })
     }
     fn could_win(&self, hand: &SeatHand, tile: Tile, wild: Option<Tile>) -> bool {
-        if fan::wilds_with(hand, tile, wild) == 4 {
-            return true;
-        }
-        let mut full = hand.concealed;
-        full.add(tile);
-        let melds = hand.melds.len() as u8;
-        match wild {
-            Some(w) if full.get(w) > 0 => {
-                let wilds = full.get(w);
-                full[w] = 0;
-                crate::shape::is_complete_with_wilds(&full, wilds, melds, self.forms())
-            }
-            _ => !tile.is_flower() && crate::shape::is_complete(&full, melds, self.forms()),
-        }
+        // 四惠牌 wins whatever the other tiles are.
+        fan::wilds_with(hand, tile, wild) == 4 || completes_shape(hand, tile, wild, self.forms())
     }
     fn wins_at_once(&self, hand: &SeatHand, tile: Tile, wild: Option<Tile>) -> bool {
         fan::wilds_with(hand, tile, wild) == 4

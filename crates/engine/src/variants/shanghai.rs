@@ -21,11 +21,9 @@
 
 mod share;
 
-use crate::ruleset::OptionSpec;
-
 use crate::ruleset::{
-    HandResult, MissedWin, NextHand, OptionError, OptionValue, RawOptions, Rules, RulesetId,
-    WinCheck, WinScore, int_option,
+    HandResult, MissedWin, NextHand, OptionError, OptionSpec, OptionValue, RawOptions, Rules,
+    RulesetId, WinCheck, WinScore, completes_shape, int_option,
 };
 use crate::settle::{
     FinishedHand, SeatHand, SettleError, Settlement, WinnerFans, check_physical, describe,
@@ -120,9 +118,7 @@ impl Rules for Shanghai {
         if tile.is_flower() {
             return share::eight_flowers(hand, tile);
         }
-        let mut full = hand.concealed;
-        full.add(tile);
-        crate::shape::is_complete(&full, hand.melds.len() as u8, Forms::STANDARD)
+        completes_shape(hand, tile, None, Forms::STANDARD)
     }
     fn evaluate_win(&self, check: &WinCheck<'_>) -> Result<WinScore, String> {
         let scored = self.score(check.hand, check.win)?;
