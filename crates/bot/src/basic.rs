@@ -5,7 +5,7 @@
 use engine::Action;
 use engine::view::SeatView;
 use engine::wall::SeededRng;
-use engine::{Suit, Tile, TileCounts};
+use engine::{KongKind, Meld, MeldKind, Suit, Tile, TileCounts};
 
 use crate::Policy;
 use crate::efficiency::{Candidate, Goal, Seen, candidates, meld_count};
@@ -121,7 +121,8 @@ pub(crate) fn choose_void(hand: &TileCounts) -> Suit {
         .unwrap_or(Suit::Man)
 }
 
-fn best_after_claim(hand: &TileCounts, melds: u8, goal: &Goal) -> i8 {
+/// The lowest shanten any discard leaves `hand` at.
+pub(crate) fn best_after_claim(hand: &TileCounts, melds: u8, goal: &Goal) -> i8 {
     hand.kinds()
         .iter()
         .map(|t| goal.shanten(&without(hand, t, 1), melds))
@@ -129,9 +130,61 @@ fn best_after_claim(hand: &TileCounts, melds: u8, goal: &Goal) -> i8 {
         .unwrap_or(i8::MAX)
 }
 
-fn run(low: Tile) -> [Tile; 3] {
+/// The three tiles of the chow whose lowest tile is `low`.
+pub(crate) fn run(low: Tile) -> [Tile; 3] {
     let b = low.succ_in_run().unwrap_or(low);
     [low, b, b.succ_in_run().unwrap_or(b)]
+}
+
+/// The concealed tiles and melds that a kong of one's own, or a claim of the `offered` discard,
+/// leaves before any discard; `None` for any other action. The melds are listed by kind and
+/// tile only (their origin does not change a plan).
+pub(crate) fn after_meld(
+    hand: &TileCounts,
+    melds: &[Meld],
+    action: Action,
+    offered: Option<Tile>,
+) -> Option<(TileCounts, Vec<Meld>)> {
+    let meld = |kind, tile| Meld {
+        kind,
+        tile,
+        from: None,
+        claimed: None,
+    };
+    let mut m = melds.to_vec();
+    let h = match (action, offered) {
+        (Action::ConcealedKong { tile }, _) => {
+            m.push(meld(MeldKind::Kong(KongKind::Concealed), tile));
+            without(hand, tile, 4)
+        }
+        (Action::AddedKong { tile }, _) => {
+            if let Some(p) = m
+                .iter_mut()
+                .find(|x| x.kind == MeldKind::Pung && x.tile == tile)
+            {
+                p.kind = MeldKind::Kong(KongKind::Added);
+            }
+            without(hand, tile, 1)
+        }
+        (Action::ExposedKong, Some(t)) => {
+            m.push(meld(MeldKind::Kong(KongKind::Exposed), t));
+            without(hand, t, 3)
+        }
+        (Action::Pung, Some(t)) => {
+            m.push(meld(MeldKind::Pung, t));
+            without(hand, t, 2)
+        }
+        (Action::Chow { low }, Some(t)) => {
+            m.push(meld(MeldKind::Chow, low));
+            let mut h = *hand;
+            for x in run(low).into_iter().filter(|&x| x != t) {
+                h.remove(x);
+            }
+            h
+        }
+        _ => return None,
+    };
+    Some((h, m))
 }
 
 pub(crate) fn without(hand: &TileCounts, t: Tile, n: u8) -> TileCounts {

@@ -7,9 +7,11 @@
 use engine::shape::Forms;
 use engine::view::{MeldView, SeatView};
 use engine::wall::SeededRng;
-use engine::{Action, RulesetId, Tile, TileCounts};
+use engine::{Action, RulesetId};
 
-use crate::basic::{common_choice, discard_tiles, fallback, pick_lowest, without};
+use crate::basic::{
+    best_after_claim, common_choice, discard_tiles, fallback, pick_lowest, run, without,
+};
 use crate::efficiency::{Goal, Seen, candidates, meld_count};
 
 /// Whether the view is of a Beijing preset.
@@ -103,17 +105,5 @@ fn claim_worth_it(view: &SeatView, claim: Action, goal: &Goal) -> bool {
         }
         _ => return false,
     };
-    ready_after_discard(&rest, melds, goal)
-}
-
-/// Whether some discard leaves `hand` ready.
-fn ready_after_discard(hand: &TileCounts, melds: u8, goal: &Goal) -> bool {
-    hand.kinds()
-        .iter()
-        .any(|t| goal.shanten(&without(hand, t, 1), melds) <= 0)
-}
-
-fn run(low: Tile) -> [Tile; 3] {
-    let b = low.succ_in_run().unwrap_or(low);
-    [low, b, b.succ_in_run().unwrap_or(b)]
+    best_after_claim(&rest, melds, goal) <= 0
 }

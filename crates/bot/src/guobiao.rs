@@ -29,11 +29,11 @@
 use engine::shape::{self, Forms};
 use engine::view::SeatView;
 use engine::wall::SeededRng;
-use engine::{Action, KongKind, Meld, MeldKind, RulesetId, Suit, Tile, TileCounts};
+use engine::{Action, Meld, MeldKind, RulesetId, Suit, Tile, TileCounts};
 
-use crate::basic::{discard_tiles, fallback, pick_lowest, without};
+use crate::basic::{after_meld, discard_tiles, fallback, run, without};
 use crate::efficiency::{Candidate, Seen, own_melds, wait_value_with};
-use crate::strong::{danger, threats};
+use crate::strong::safest_discard;
 
 /// Fans a win needs, flowers excluded.
 const MINIMUM: i64 = 8;
@@ -94,19 +94,7 @@ pub(crate) fn decide(view: &SeatView, legal: &[Action], rng: &mut SeededRng) -> 
             c.useful = planner.useful(&h, &melds, best, &live);
         }
     }
-    let threat = threats(view);
-    let key = |c: &Candidate| {
-        let d = if threat.is_empty() {
-            0.0
-        } else {
-            danger(c.tile, view, &planner.seen, &threat)
-        };
-        (c.shanten, std::cmp::Reverse(c.useful), (d * 1000.0) as i64)
-    };
-    match pick_lowest(&scored, key, rng) {
-        Some(tile) => Action::Discard { tile },
-        None => fallback(legal, rng),
-    }
+    safest_discard(view, &planner.seen, &scored, legal, rng)
 }
 
 /// A concealed or added kong on one's own turn, when the hand after its replacement draw is
@@ -119,22 +107,8 @@ fn own_kong(
     now: i8,
 ) -> Option<Action> {
     for &a in legal {
-        let (h, m) = match a {
-            Action::ConcealedKong { tile } => (
-                without(hand, tile, 4),
-                with_meld(melds, meld(MeldKind::Kong(KongKind::Concealed), tile)),
-            ),
-            Action::AddedKong { tile } => {
-                let mut m = melds.to_vec();
-                if let Some(p) = m
-                    .iter_mut()
-                    .find(|x| x.kind == MeldKind::Pung && x.tile == tile)
-                {
-                    p.kind = MeldKind::Kong(KongKind::Added);
-                }
-                (without(hand, tile, 1), m)
-            }
-            _ => continue,
+        let Some((h, m)) = after_meld(hand, melds, a, None) else {
+            continue;
         };
         if planner.eval(&h, &m).steps <= now {
             return Some(a);
@@ -156,26 +130,15 @@ fn claim(
     let now = planner.eval(hand, melds).steps;
     let mut best: Option<(i8, Action)> = None;
     for &a in legal {
+        let Some((h, m)) = after_meld(hand, melds, a, Some(t)) else {
+            continue;
+        };
         let steps = match a {
             Action::ExposedKong => planner
-                .eval(
-                    &without(hand, t, 3),
-                    &with_meld(melds, meld(MeldKind::Kong(KongKind::Exposed), t)),
-                )
+                .eval(&h, &m)
                 .steps
                 .saturating_add(i8::from(melds.is_empty())),
-            Action::Pung => planner.best_discard(
-                &without(hand, t, 2),
-                &with_meld(melds, meld(MeldKind::Pung, t)),
-            ),
-            Action::Chow { low } => {
-                let mut h = *hand;
-                for x in run(low).into_iter().filter(|&x| x != t) {
-                    h.remove(x);
-                }
-                planner.best_discard(&h, &with_meld(melds, meld(MeldKind::Chow, low)))
-            }
-            _ => continue,
+            _ => planner.best_discard(&h, &m),
         };
         let better = match a {
             Action::ExposedKong => steps <= now,
@@ -523,26 +486,6 @@ fn reversible_mask() -> u64 {
         mask |= 1 << tile(Suit::Sou, r).index();
     }
     mask
-}
-
-fn meld(kind: MeldKind, tile: Tile) -> Meld {
-    Meld {
-        kind,
-        tile,
-        from: None,
-        claimed: None,
-    }
-}
-
-fn with_meld(melds: &[Meld], m: Meld) -> Vec<Meld> {
-    let mut out = melds.to_vec();
-    out.push(m);
-    out
-}
-
-fn run(low: Tile) -> [Tile; 3] {
-    let b = low.succ_in_run().unwrap_or(low);
-    [low, b, b.succ_in_run().unwrap_or(b)]
 }
 
 #[cfg(test)]

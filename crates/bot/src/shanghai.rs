@@ -44,9 +44,9 @@ use engine::view::{MeldView, SeatView};
 use engine::wall::SeededRng;
 use engine::{Action, KongKind, Meld, MeldKind, RulesetId, Tile, TileCounts};
 
-use crate::basic::{discard_tiles, fallback, pick_lowest, without};
+use crate::basic::{after_meld, discard_tiles, fallback, without};
 use crate::efficiency::{Candidate, Seen, own_melds, wait_value_with};
-use crate::strong::{danger, threats};
+use crate::strong::safest_discard;
 
 /// Shanten from which a target is out of reach.
 const OUT_OF_REACH: i8 = 20;
@@ -114,19 +114,7 @@ pub(crate) fn decide(view: &SeatView, legal: &[Action], rng: &mut SeededRng) -> 
             c.useful = planner.useful(&h, &melds, best.steps, &live);
         }
     }
-    let threat = threats(view);
-    let key = |c: &Candidate| {
-        let d = if threat.is_empty() {
-            0.0
-        } else {
-            danger(c.tile, view, &planner.seen, &threat)
-        };
-        (c.shanten, std::cmp::Reverse(c.useful), (d * 1000.0) as i64)
-    };
-    match pick_lowest(&scored, key, rng) {
-        Some(tile) => Action::Discard { tile },
-        None => fallback(legal, rng),
-    }
+    safest_discard(view, &planner.seen, &scored, legal, rng)
 }
 
 /// A concealed or added kong on one's own turn, when the hand after it is at least as good as
@@ -139,22 +127,8 @@ fn own_kong(
     now: Eval,
 ) -> Option<Action> {
     for &a in legal {
-        let (h, m) = match a {
-            Action::ConcealedKong { tile } => (
-                without(hand, tile, 4),
-                with_meld(melds, meld(MeldKind::Kong(KongKind::Concealed), tile)),
-            ),
-            Action::AddedKong { tile } => {
-                let mut m = melds.to_vec();
-                if let Some(p) = m
-                    .iter_mut()
-                    .find(|x| x.kind == MeldKind::Pung && x.tile == tile)
-                {
-                    p.kind = MeldKind::Kong(KongKind::Added);
-                }
-                (without(hand, tile, 1), m)
-            }
-            _ => continue,
+        let Some((h, m)) = after_meld(hand, melds, a, None) else {
+            continue;
         };
         if planner.eval(&h, &m).at_least(now) {
             return Some(a);
@@ -176,23 +150,12 @@ fn claim(
     let now = planner.eval(hand, melds);
     let mut best: Option<(Eval, Action)> = None;
     for &a in legal {
+        let Some((h, m)) = after_meld(hand, melds, a, Some(t)) else {
+            continue;
+        };
         let after = match a {
-            Action::ExposedKong => planner.eval(
-                &without(hand, t, 3),
-                &with_meld(melds, meld(MeldKind::Kong(KongKind::Exposed), t)),
-            ),
-            Action::Pung => planner.best_discard(
-                &without(hand, t, 2),
-                &with_meld(melds, meld(MeldKind::Pung, t)),
-            ),
-            Action::Chow { low } => {
-                let mut h = *hand;
-                for x in run(low).into_iter().filter(|&x| x != t) {
-                    h.remove(x);
-                }
-                planner.best_discard(&h, &with_meld(melds, meld(MeldKind::Chow, low)))
-            }
-            _ => continue,
+            Action::ExposedKong => planner.eval(&h, &m),
+            _ => planner.best_discard(&h, &m),
         };
         if after.at_least(now) && best.is_none_or(|(b, _)| after.better_than(b)) {
             best = Some((after, a));
@@ -476,26 +439,6 @@ fn pung_shanten(hand: &TileCounts, sets: u8, seen: &Seen) -> i8 {
     (best - 1).min(OUT_OF_REACH)
 }
 
-fn meld(kind: MeldKind, tile: Tile) -> Meld {
-    Meld {
-        kind,
-        tile,
-        from: None,
-        claimed: None,
-    }
-}
-
-fn with_meld(melds: &[Meld], m: Meld) -> Vec<Meld> {
-    let mut out = melds.to_vec();
-    out.push(m);
-    out
-}
-
-fn run(low: Tile) -> [Tile; 3] {
-    let b = low.succ_in_run().unwrap_or(low);
-    [low, b, b.succ_in_run().unwrap_or(b)]
-}
-
 #[cfg(test)]
 mod tests {
     use engine::Seat;
@@ -638,7 +581,14 @@ mod tests {
 
     #[test]
     fn only_melds_that_could_qualify_make_a_race() {
-        let open = |kind: MeldKind, tile: &str| MeldView::Open(meld(kind, t(tile)));
+        let open = |kind: MeldKind, tile: &str| {
+            MeldView::Open(Meld {
+                kind,
+                tile: t(tile),
+                from: None,
+                claimed: None,
+            })
+        };
         let mut v = view("111m222p333s44z566m", None, &[]);
         assert!(!racing(&v));
         // A chow and a pung of another suit: no qualifying type is left to that seat.

@@ -87,20 +87,31 @@ impl Policy for Strong {
         }
         look_two_steps(view, &goal, &seen, &mut scored);
         value_ready_discards(view, &seen, &mut scored);
-        let threat = threats(view);
-        // Danger only breaks ties of shanten and usefulness; remaining ties go to chance.
-        let key = |c: &Candidate| {
-            let d = if threat.is_empty() {
-                0.0
-            } else {
-                danger(c.tile, view, &seen, &threat)
-            };
-            (c.shanten, std::cmp::Reverse(c.useful), (d * 1000.0) as i64)
+        safest_discard(view, &seen, &scored, legal, rng)
+    }
+}
+
+/// The discard of lowest shanten, then most useful tiles; danger from the seats that look ready
+/// only breaks their ties, and remaining ties go to chance.
+pub(crate) fn safest_discard(
+    view: &SeatView,
+    seen: &Seen,
+    scored: &[Candidate],
+    legal: &[Action],
+    rng: &mut SeededRng,
+) -> Action {
+    let threat = threats(view);
+    let key = |c: &Candidate| {
+        let d = if threat.is_empty() {
+            0.0
+        } else {
+            danger(c.tile, view, seen, &threat)
         };
-        match pick_lowest(&scored, key, rng) {
-            Some(tile) => Action::Discard { tile },
-            None => fallback(legal, rng),
-        }
+        (c.shanten, std::cmp::Reverse(c.useful), (d * 1000.0) as i64)
+    };
+    match pick_lowest(scored, key, rng) {
+        Some(tile) => Action::Discard { tile },
+        None => fallback(legal, rng),
     }
 }
 
