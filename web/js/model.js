@@ -57,6 +57,7 @@ function newHand(players) {
     lastDiscard: null, // {seat, index} of the newest discard, to highlight
     over: false,
     exhausted: false,
+    declinedBy: null,
     revealed: null, // every hand, once the hand ended
     dealing: false, // between hand_started and the first move of play (see `endDeal`)
     discardOffer: null, // {seat, tile}: the newest discard, which a win may take
@@ -206,6 +207,7 @@ export function applyMessage(m, msg) {
         scores: msg.scores,
         hands: m.hand?.revealed ?? null,
         exhausted: m.hand?.exhausted ?? false,
+        declinedBy: m.hand?.declinedBy ?? null,
         dealer: m.hand?.dealer ?? 0,
         wins: m.hand ? m.hand.players.map((p) => p.won) : [],
         melds: m.hand ? m.hand.players.map((p) => p.melds) : [],
@@ -330,6 +332,10 @@ function applyEvent(m, e) {
       }
       break;
     case 'passed':
+      break;
+    case 'last_declined':
+      // 海底: the seat due to draw the last tile declined it; `hand_ended` follows.
+      h.declinedBy = e.seat;
       break;
     case 'melded':
       if (p) applyMeld(m, h, e.seat, e.meld);

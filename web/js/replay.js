@@ -82,6 +82,8 @@ export function stateAt(record, n, upto) {
         break;
       case 'concealed_kong':
         p.melds.push({ shape: 'concealed_kong', tiles: Array(4).fill(a.tile) });
+        // Where the rules let 一条龙 rob a concealed kong, its answers are a window too.
+        window = { from: seat, tile: a.tile, kind: 'concealed', answers: [] };
         break;
       case 'added_kong': {
         const m = p.melds.find((x) => x.shape === 'pung' && x.tiles[0] === a.tile);
@@ -109,6 +111,10 @@ function takeOffered(from, window) {
   if (window.kind === 'discard') {
     const d = from.discards[from.discards.length - 1];
     if (d && d.tile === window.tile) d.claimed = true;
+  } else if (window.kind === 'concealed') {
+    // A robbed concealed kong was never laid down.
+    const i = from.melds.findIndex((x) => x.shape === 'concealed_kong' && x.tiles[0] === window.tile);
+    if (i >= 0) from.melds.splice(i, 1);
   } else {
     // A robbed kong stays a pung.
     const m = from.melds.find((x) => x.shape === 'added_kong' && x.tiles[0] === window.tile);
@@ -130,6 +136,8 @@ const VERBS = {
   exposed_kong: () => 'claims a kong (杠)',
   chow: (a) => `claims a chow (吃) ${runOf(a.low).map(tileName).join(' ')}`,
   pass: () => 'passes',
+  draw_last: () => 'draws the last tile (海底)',
+  decline_last: () => 'declines the last tile: the hand is drawn (荒庄)',
 };
 
 /** Describes one action for people. */

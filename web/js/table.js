@@ -244,6 +244,9 @@ function actionBar(m, ctx) {
       bar.append(b);
     }
   }
+  if (by('draw_last').length) bar.append(el('span', { class: 'hint' }, '海底: the last tile — draw it (and throw it unless it wins), or end the hand drawn?'));
+  for (const a of by('draw_last')) bar.append(button(a, '摸 Draw the last tile'));
+  for (const a of by('decline_last')) bar.append(button(a, '不摸 Decline (荒庄)'));
   for (const a of by('self_draw_win')) bar.append(button(a, '自摸 Self-draw win'));
   for (const a of by('win')) bar.append(button(a, '和 Win'));
   for (const a of by('exposed_kong')) bar.append(button(a, '杠 Kong'));
@@ -362,7 +365,10 @@ export function settlementBody(s, opts) {
   const n = opts.players || st.deltas.length;
   const wrap = el('div', { class: 'settle-body' });
   if (s.exhausted && !(st.fans ?? []).length) {
-    wrap.append(el('p', { class: 'muted' }, '荒庄: the wall ran out.'));
+    const why = s.declinedBy == null
+      ? '荒庄: the wall ran out.'
+      : `荒庄: ${opts.name(s.declinedBy)} declined the last tile (海底).`;
+    wrap.append(el('p', { class: 'muted' }, why));
   }
   const rows = el('div', { class: 'settle-rows' });
   for (let seat = 0; seat < n; seat++) {

@@ -71,6 +71,15 @@ pub(crate) fn common_choice(
     let hand = view.concealed;
     let melds = meld_count(view);
     let now = goal.shanten(&hand, melds);
+    if legal.contains(&Action::DrawLast) {
+        // 海底: a hand that is not ready cannot win on the last tile and would have to throw
+        // it, perhaps into a waiting hand; declining draws the hand at no cost.
+        return Some(if now <= 0 {
+            Action::DrawLast
+        } else {
+            Action::DeclineLast
+        });
+    }
     for &a in legal {
         let keeps = match a {
             Action::ConcealedKong { tile } => {

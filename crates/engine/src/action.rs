@@ -47,6 +47,10 @@ pub enum Action {
     },
     /// Decline every claim on offer.
     Pass,
+    /// Draw the last drawable tile (海底), where the family lets its drawer decline it.
+    DrawLast,
+    /// Decline to draw the last drawable tile: the hand is drawn (荒牌) at once.
+    DeclineLast,
 }
 
 impl Action {
@@ -74,6 +78,8 @@ impl fmt::Display for Action {
             Action::ExposedKong => write!(f, "exposed kong"),
             Action::Chow { low } => write!(f, "chow from {low}"),
             Action::Pass => write!(f, "pass"),
+            Action::DrawLast => write!(f, "draw the last tile"),
+            Action::DeclineLast => write!(f, "decline the last tile"),
         }
     }
 }

@@ -121,6 +121,11 @@ pub enum EventKind {
         /// The seat.
         seat: Seat,
     },
+    /// The seat due to draw the last drawable tile declined it; the hand ends drawn.
+    LastDeclined {
+        /// The seat.
+        seat: Seat,
+    },
     /// A claimed or declared meld; a concealed kong's kind only in the owner's copy.
     Melded {
         /// The seat.

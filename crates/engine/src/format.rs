@@ -126,6 +126,9 @@ pub struct WinInput {
     pub robbed_kong: bool,
     /// See [`WinFlags`].
     #[serde(default)]
+    pub robbed_concealed_kong: bool,
+    /// See [`WinFlags`].
+    #[serde(default)]
     pub last_tile: bool,
     /// See [`WinFlags`].
     #[serde(default)]
@@ -245,7 +248,8 @@ impl SettleInput {
                     from: w.from.map(|f| seat(f, players, "win.from")).transpose()?,
                     flags: WinFlags {
                         kong_replacement: w.kong_replacement,
-                        robbed_kong: w.robbed_kong,
+                        robbed_kong: w.robbed_kong || w.robbed_concealed_kong,
+                        robbed_concealed_kong: w.robbed_concealed_kong,
                         last_tile: w.last_tile,
                         last_of_kind: w.last_of_kind,
                         first_turn: w.first_turn,

@@ -300,6 +300,16 @@ pub trait Rules: Send + Sync {
     fn last_tile_thrown(&self) -> bool {
         false
     }
+    /// Whether a concealed kong may be robbed (a robbing window opens for it as for an added
+    /// kong); the family's scoring then decides which wins may rob it (Beijing: 一条龙 only).
+    fn concealed_kong_robbable(&self) -> bool {
+        false
+    }
+    /// Whether the seat due to draw the last drawable tile may decline it, drawing the hand
+    /// (Beijing, seed 004): it then never has to throw a tile it cannot keep.
+    fn may_decline_last(&self) -> bool {
+        false
+    }
     /// Turns up an indicator after the deal and names the wild kind (惠牌, 财神), for families
     /// that have one; the indicator is taken out of the wall.
     fn wild_tile(&self, _wall: &mut crate::wall::Wall) -> Option<crate::wall::WildDraw> {

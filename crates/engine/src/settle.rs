@@ -67,6 +67,9 @@ pub struct WinFlags {
     pub kong_replacement: bool,
     /// Won by robbing a kong (抢杠).
     pub robbed_kong: bool,
+    /// The robbed kong was a concealed one (Beijing's 一条龙 room option); set with
+    /// `robbed_kong`.
+    pub robbed_concealed_kong: bool,
     /// The last tile of the wall, or the discard right after it (海底).
     pub last_tile: bool,
     /// The winning tile's other three copies were already visible (和绝张).
@@ -384,7 +387,15 @@ pub fn check_physical(
                 .melds
                 .iter()
                 .any(|m| m.meld.kind == crate::meld::MeldKind::Pung && m.meld.tile == w.tile);
-            if given && !has_pung {
+            if w.flags.robbed_concealed_kong {
+                // The robbed concealed kong's other three stay in the victim's hand.
+                if given && victim.concealed.get(w.tile) < 3 {
+                    return Err(SettleError::Inconsistent(format!(
+                        "seat {robbed} holds no three {} left of a robbed concealed kong",
+                        w.tile
+                    )));
+                }
+            } else if given && !has_pung {
                 return Err(SettleError::Inconsistent(format!(
                     "seat {robbed} has no pung of {} to add to, so it cannot be robbed",
                     w.tile

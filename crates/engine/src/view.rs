@@ -112,7 +112,7 @@ impl SeatView {
             own_void: own.void,
             seats,
             legal: game.legal_actions(seat).to_vec(),
-            last_discard: game.offered_tile(),
+            last_discard: game.offered_tile_for(seat),
             over: game.is_over(),
         }
     }

@@ -72,6 +72,8 @@ fn candidate_actions() -> Vec<Action> {
         Action::Pung,
         Action::ExposedKong,
         Action::Pass,
+        Action::DrawLast,
+        Action::DeclineLast,
     ];
     for suit in Suit::NUMBERED {
         out.push(Action::DeclareVoid { suit });
@@ -215,12 +217,16 @@ fn play_checked(ruleset: &Ruleset, seed: u64, deep: bool) -> Game {
 }
 
 fn check_preset(id: RulesetId) {
-    let ruleset = Ruleset::with_defaults(id).expect("defaults are valid");
+    check_ruleset(&Ruleset::with_defaults(id).expect("defaults are valid"));
+}
+
+fn check_ruleset(ruleset: &Ruleset) {
+    let id = ruleset.id();
     let hands = hands_per_preset();
     let mut wins = 0usize;
     for seed in 0..hands {
         let deep = seed % 100 == 0;
-        let game = play_checked(&ruleset, seed, deep);
+        let game = play_checked(ruleset, seed, deep);
         assert_conserved(&game);
         let st = game
             .settlement()
@@ -307,6 +313,16 @@ fn shanghai_invariants() {
 #[test]
 fn beijing_invariants() {
     check_preset(RulesetId::Beijing);
+}
+
+#[test]
+fn beijing_with_dragons_robbing_concealed_kongs_invariants() {
+    let mut raw = engine::ruleset::RawOptions::new();
+    raw.insert(
+        "dragon_robs_concealed_kong".into(),
+        engine::ruleset::OptionValue::Bool(true),
+    );
+    check_ruleset(&Ruleset::new(RulesetId::Beijing, &raw).expect("a valid option"));
 }
 
 #[test]

@@ -218,6 +218,7 @@ pub fn wire_event(e: &EventKind, players: u8) -> WireEvent {
             tile: *tile,
         },
         EventKind::Passed { seat: s } => WireEvent::Passed { seat: seat(*s) },
+        EventKind::LastDeclined { seat: s } => WireEvent::LastDeclined { seat: seat(*s) },
         EventKind::Melded { seat: s, meld: m } => WireEvent::Melded {
             seat: seat(*s),
             meld: m.as_ref().map_or(WireMeld::HiddenKong, meld),

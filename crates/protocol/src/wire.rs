@@ -51,6 +51,10 @@ pub enum WireAction {
     },
     /// Decline every claim.
     Pass,
+    /// Draw the last drawable tile (海底), where the ruleset asks first (Beijing).
+    DrawLast,
+    /// Decline the last drawable tile: the hand ends drawn (荒牌).
+    DeclineLast,
 }
 
 impl From<engine::Action> for WireAction {
@@ -67,6 +71,8 @@ impl From<engine::Action> for WireAction {
             A::ExposedKong => WireAction::ExposedKong,
             A::Chow { low } => WireAction::Chow { low },
             A::Pass => WireAction::Pass,
+            A::DrawLast => WireAction::DrawLast,
+            A::DeclineLast => WireAction::DeclineLast,
         }
     }
 }
@@ -85,6 +91,8 @@ impl From<WireAction> for engine::Action {
             WireAction::ExposedKong => A::ExposedKong,
             WireAction::Chow { low } => A::Chow { low },
             WireAction::Pass => A::Pass,
+            WireAction::DrawLast => A::DrawLast,
+            WireAction::DeclineLast => A::DeclineLast,
         }
     }
 }
@@ -298,6 +306,11 @@ pub enum WireEvent {
     },
     /// A seat declined its claims.
     Passed {
+        /// The seat.
+        seat: u8,
+    },
+    /// The seat due to draw the last drawable tile declined it; `hand_ended` follows (drawn).
+    LastDeclined {
         /// The seat.
         seat: u8,
     },

@@ -1,4 +1,5 @@
-//! The claim window after a discard, and the robbing window of an added kong.
+//! The claim window after a discard, and the robbing window of a kong (an added one, or where
+//! the family allows it a concealed one).
 //!
 //! Every seat with a claim is asked at once and answers once; the window resolves when all have
 //! answered, by priority: win > pung / kong > chow. Several winners all win under 一炮多响;
@@ -20,6 +21,8 @@ pub(crate) enum Offer {
     Discard,
     /// The tile being added to a pung (抢杠).
     AddedKong,
+    /// A concealed kong being declared, robbed only where the family allows it.
+    ConcealedKong,
 }
 
 /// An open claim window.
@@ -99,9 +102,9 @@ impl ClaimWindow {
         w
     }
 
-    /// The seats that may rob an added kong of `tile` by `from`.
-    pub(crate) fn for_robbing(game: &Game, from: Seat, tile: Tile) -> Self {
-        let mut w = ClaimWindow::empty(Offer::AddedKong, from, tile, false);
+    /// The seats that may rob a kong of `tile` by `from` (`offer`: added or concealed).
+    pub(crate) fn for_robbing(game: &Game, from: Seat, tile: Tile, offer: Offer) -> Self {
+        let mut w = ClaimWindow::empty(offer, from, tile, false);
         let forced = game.in_forced_zone();
         for seat in game
             .table_seats()
@@ -122,7 +125,8 @@ impl ClaimWindow {
     /// Whether `seat` may win on the offered tile, honouring 过水 / 漏胡.
     fn win_for(&self, game: &Game, seat: Seat) -> Option<(i64, Win)> {
         let mut flags = game.base_flags(seat);
-        flags.robbed_kong = self.offer == Offer::AddedKong;
+        flags.robbed_kong = self.offer != Offer::Discard;
+        flags.robbed_concealed_kong = self.offer == Offer::ConcealedKong;
         flags.after_kong_discard = self.after_kong && self.offer == Offer::Discard;
         flags.last_tile = self.offer == Offer::Discard && game.wall.drawable() == 0;
         let win = Win {
@@ -139,6 +143,12 @@ impl ClaimWindow {
             MissedWin::SameKindUntilOwnMove => !st.missed.contains(self.tile),
         };
         allowed.then_some((value, win))
+    }
+
+    /// Whether `seat` may see the offered tile: a discard and an added kong are face up, a
+    /// concealed kong only to its declarer and to the seats that may rob it.
+    pub(crate) fn shows_tile_to(&self, seat: Seat) -> bool {
+        self.offer != Offer::ConcealedKong || seat == self.from || !self.options[seat].is_empty()
     }
 
     /// Whether nobody has anything to decide.
@@ -239,6 +249,7 @@ impl Game {
         });
         match (w.offer, claim.or(chow)) {
             (Offer::AddedKong, _) => self.complete_added_kong(w.from, w.tile),
+            (Offer::ConcealedKong, _) => self.complete_concealed_kong(w.from, w.tile),
             (Offer::Discard, Some((seat, action))) => self.claim(seat, action, &w),
             (Offer::Discard, None) => self.advance_from(w.from),
         }
@@ -251,7 +262,7 @@ impl Game {
             Offer::Discard => {
                 self.seats[w.from].discards.pop();
             }
-            Offer::AddedKong => {
+            Offer::AddedKong | Offer::ConcealedKong => {
                 self.seats[w.from].concealed.remove(w.tile);
             }
         }

@@ -98,6 +98,8 @@ pub(crate) enum Phase {
     Turn(Turn),
     /// Other seats may claim a discard or rob a kong.
     Claims(Box<ClaimWindow>),
+    /// The seat due to draw the last drawable tile (海底) chooses whether to draw it.
+    LastDraw(Seat),
     /// The hand is over.
     Ended,
 }
@@ -238,6 +240,8 @@ impl Game {
             Phase::Turn(turn) if turn.seat == seat => self.turn_actions(turn),
             Phase::Turn(_) => Vec::new(),
             Phase::Claims(window) => window.pending_options(seat),
+            Phase::LastDraw(s) if *s == seat => vec![Action::DrawLast, Action::DeclineLast],
+            Phase::LastDraw(_) => Vec::new(),
         }
     }
 
@@ -290,6 +294,8 @@ impl Game {
             | Action::ExposedKong
             | Action::Chow { .. }
             | Action::Pass => self.respond(seat, action),
+            Action::DrawLast => self.draw_now(seat),
+            Action::DeclineLast => self.decline_last(seat),
         }
         self.refresh_legal();
         Ok(self.events[first_new..].to_vec())
@@ -569,6 +575,15 @@ impl Game {
     pub fn offered_tile(&self) -> Option<Tile> {
         match &self.phase {
             Phase::Claims(w) => Some(w.tile),
+            _ => None,
+        }
+    }
+
+    /// The tile on offer as `seat` may see it: a concealed kong's only by its declarer and the
+    /// seats that may rob it.
+    pub fn offered_tile_for(&self, seat: Seat) -> Option<Tile> {
+        match &self.phase {
+            Phase::Claims(w) if w.shows_tile_to(seat) => Some(w.tile),
             _ => None,
         }
     }

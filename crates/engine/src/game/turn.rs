@@ -3,7 +3,7 @@
 use super::{Game, Phase, Replacement, Turn};
 use crate::action::Action;
 use crate::event::{Audience, EventKind};
-use crate::game::claims::ClaimWindow;
+use crate::game::claims::{ClaimWindow, Offer};
 use crate::meld::{KongKind, Meld, MeldKind};
 use crate::seat::Seat;
 use crate::settle::{PlacedMeld, Win, WinFlags};
@@ -139,7 +139,21 @@ impl Game {
         self.after_wins(seat);
     }
 
+    /// Declares a concealed kong; where the family lets one be robbed, the seats that could
+    /// rob it are asked first.
     pub(super) fn concealed_kong(&mut self, seat: Seat, tile: Tile) {
+        if self.ruleset.rules().concealed_kong_robbable() {
+            let window = ClaimWindow::for_robbing(self, seat, tile, Offer::ConcealedKong);
+            if !window.is_empty() {
+                self.phase = Phase::Claims(Box::new(window));
+                return;
+            }
+        }
+        self.complete_concealed_kong(seat, tile);
+    }
+
+    /// Lays the concealed kong down once nobody robbed it, and draws the replacement.
+    pub(super) fn complete_concealed_kong(&mut self, seat: Seat, tile: Tile) {
         for _ in 0..4 {
             self.seats[seat].concealed.remove(tile);
         }
@@ -165,7 +179,7 @@ impl Game {
     }
 
     pub(super) fn added_kong(&mut self, seat: Seat, tile: Tile) {
-        let window = ClaimWindow::for_robbing(self, seat, tile);
+        let window = ClaimWindow::for_robbing(self, seat, tile, Offer::AddedKong);
         if window.is_empty() {
             self.complete_added_kong(seat, tile);
         } else {
@@ -263,9 +277,25 @@ impl Game {
             .is_some_and(|n| self.wall.drawable() < n)
     }
 
-    /// `seat` draws in turn; an empty live wall ends the hand.
+    /// `seat` draws in turn; an empty live wall ends the hand. Where the family lets the drawer
+    /// of the last tile decline it, that seat is asked first.
     pub(super) fn draw_turn(&mut self, seat: Seat) {
         self.seats[seat].lift_pass_restrictions();
+        if self.ruleset.rules().may_decline_last() && self.wall.drawable() == 1 {
+            self.phase = Phase::LastDraw(seat);
+            return;
+        }
+        self.draw_now(seat);
+    }
+
+    /// The seat asked about the last tile declined it: the hand is drawn.
+    pub(super) fn decline_last(&mut self, seat: Seat) {
+        self.emit(Audience::Everyone, EventKind::LastDeclined { seat });
+        self.finish(true);
+    }
+
+    /// `seat` takes the next tile of the live wall.
+    pub(super) fn draw_now(&mut self, seat: Seat) {
         let Some(mut tile) = self.wall.draw() else {
             self.finish(true);
             return;

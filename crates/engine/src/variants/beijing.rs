@@ -65,12 +65,20 @@ pub struct Beijing {
     base: i64,
     /// 2020: each fan doubles the points (else adds 底分).
     doubling: bool,
+    /// 惠牌 rules: a hand completed by 一条龙 may rob a concealed kong (seed 004; off by default).
+    dragon_robs: bool,
 }
 
 /// 底分: points per fan (惠牌 rules), or the unit doubled per fan (2020).
 const BASE: OptionSpec = OptionSpec::int("base", "底分", "Base points", 1..=1_000_000);
 /// 2020: each fan doubles the points (else adds 底分).
 const DOUBLING: OptionSpec = OptionSpec::bool("doubling", "番番翻倍", "Each fan doubles");
+/// 惠牌 rules: a hand completed by 一条龙 may rob a concealed kong.
+const DRAGON_ROBS: OptionSpec = OptionSpec::bool(
+    "dragon_robs_concealed_kong",
+    "一条龙抢暗杠",
+    "一条龙 may rob a concealed kong",
+);
 
 impl Beijing {
     /// Validates options for `id` (`beijing` or `beijing-2020`).
@@ -81,7 +89,7 @@ impl Beijing {
         let known: &'static str = if id == RulesetId::Beijing2020 {
             "base, doubling"
         } else {
-            "base"
+            "base, dragon_robs_concealed_kong"
         };
         if let Some(name) = raw.keys().find(|k| !known.split(", ").any(|n| n == *k)) {
             return Err(OptionError::Unknown {
@@ -94,6 +102,7 @@ impl Beijing {
             id,
             base: int_option(raw, "base", 1, 1..=1_000_000)?,
             doubling: bool_option(raw, "doubling", true)?,
+            dragon_robs: bool_option(raw, "dragon_robs_concealed_kong", false)?,
         })
     }
 
@@ -103,6 +112,11 @@ impl Beijing {
         o.insert("base".into(), OptionValue::Int(self.base));
         if self.y2020() {
             o.insert("doubling".into(), OptionValue::Bool(self.doubling));
+        } else {
+            o.insert(
+                "dragon_robs_concealed_kong".into(),
+                OptionValue::Bool(self.dragon_robs),
+            );
         }
         o
     }
@@ -112,7 +126,7 @@ impl Beijing {
         if self.y2020() {
             vec![BASE, DOUBLING]
         } else {
-            vec![BASE]
+            vec![BASE, DRAGON_ROBS]
         }
     }
 
@@ -218,10 +232,19 @@ impl Rules for Beijing {
     fn last_tile_thrown(&self) -> bool {
         !self.y2020()
     }
+    fn may_decline_last(&self) -> bool {
+        !self.y2020()
+    }
+    fn concealed_kong_robbable(&self) -> bool {
+        self.dragon_robs
+    }
     fn kongers_draw(&self) -> Option<usize> {
         self.y2020().then_some(3)
     }
     fn evaluate_win(&self, check: &WinCheck<'_>) -> Result<WinScore, String> {
+        if check.win.flags.robbed_concealed_kong && !self.dragon_robs {
+            return Err("this room does not let a concealed kong be robbed".into());
+        }
         let scored = fan::score(
             self.table(),
             check.hand,

@@ -66,12 +66,19 @@ pub(super) fn score(
         Table::Wilds => wilds_rows(f),
         Table::Y2020 => y2020_rows(f),
     };
+    // Robbing a concealed kong (a room option) takes a hand completed by 一条龙.
+    let robbing_concealed = win.flags.robbed_concealed_kong;
     let best = readings
         .iter()
-        .map(|r| rows(&ctx.features(Some(r))))
+        .map(|r| ctx.features(Some(r)))
+        .filter(|f| !robbing_concealed || f.dragon)
+        .map(|f| rows(&f))
         .max_by_key(|s| s.total);
     let scored = match best {
         Some(s) => s,
+        None if robbing_concealed => {
+            return Err("only a hand completed by 一条龙 may rob a concealed kong".into());
+        }
         None if wilds == 4 => rows(&ctx.features(None)),
         None => return Err("the tiles make no four sets and a pair, nor seven pairs".into()),
     };

@@ -139,7 +139,7 @@ impl Room {
             .apply(seat, action)
             .map_err(|e| format!("engine refused a legal action: {e}"))?;
         self.charge_bank(seat.index());
-        if offers_tile(&action) {
+        if offers_tile(&action, self.settings.ruleset.rules()) {
             self.hold_open();
         }
         self.distribute(&events);

@@ -1,5 +1,5 @@
-//! Events out to the seats, and the claim window held open after every discard and every added
-//! kong (which may be robbed) so that its length never depends on who could claim.
+//! Events out to the seats, and the claim window held open after every discard and every kong
+//! that may be robbed, so that its length never depends on who could claim.
 
 use std::time::Duration;
 
@@ -30,12 +30,17 @@ fn opens_window(e: &engine::Event) -> bool {
     matches!(e.kind, engine::EventKind::Discarded { .. })
 }
 
-/// Whether an action offers a tile before any of its events: an added kong may be robbed. The
-/// engine opens the robbing window without an event, and only when someone could rob (else the
-/// kong is completed at once and its `melded` follows); so the window is held from the action
-/// itself, whoever could rob, and the kong's events go out when it closes.
-pub(super) fn offers_tile(a: &Action) -> bool {
-    matches!(a, Action::AddedKong { .. })
+/// Whether an action offers a tile before any of its events: an added kong may be robbed, and
+/// so may a concealed kong where the rules allow it. The engine opens the robbing window
+/// without an event, and only when someone could rob (else the kong is completed at once and
+/// its `melded` follows); so the window is held from the action itself, whoever could rob,
+/// and the kong's events go out when it closes.
+pub(super) fn offers_tile(a: &Action, rules: &dyn engine::ruleset::Rules) -> bool {
+    match a {
+        Action::AddedKong { .. } => true,
+        Action::ConcealedKong { .. } => rules.concealed_kong_robbable(),
+        _ => false,
+    }
 }
 
 impl Room {
