@@ -9,10 +9,13 @@
 //! - `mahjong replay` replays a hand record and prints its settlement.
 //! - `mahjong serve` runs the game server.
 //! - `mahjong db` migrates the database and reports its schema version.
+//! - `mahjong loadtest` loads a running server with WebSocket clients playing whole hands, and
+//!   `mahjong loadtest-baseline` serves the bare broadcast baseline it compares with.
 
 mod arena;
 mod db;
 mod lines;
+mod loadtest;
 mod play;
 mod replay;
 mod score;
@@ -48,6 +51,10 @@ enum Command {
     Db(db::Args),
     /// Run the game server (HTTP API and WebSockets).
     Serve(server::Config),
+    /// Load a running server with clients playing whole hands, and measure it.
+    Loadtest(loadtest::Args),
+    /// Serve the bare WebSocket broadcast baseline that `loadtest` compares with.
+    LoadtestBaseline(loadtest::BaselineArgs),
 }
 
 fn main() -> ExitCode {
@@ -60,6 +67,8 @@ fn main() -> ExitCode {
         Command::Arena(args) => arena::run(&args),
         Command::Db(args) => db::run(&args),
         Command::Serve(config) => serve::run(config),
+        Command::Loadtest(args) => loadtest::run(&args),
+        Command::LoadtestBaseline(args) => loadtest::baseline(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

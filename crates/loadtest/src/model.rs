@@ -1,0 +1,391 @@
+//! What one client knows of its table, kept from the stream, so that it can hand the bot a
+//! [`SeatView`] as the server would build one: its own concealed tiles, and for every seat the
+//! public facts (melds, discards still in front of it, flowers, 定缺, wins).
+//!
+//! The model only steers the bot; the server decides what is legal. A fact the model gets wrong
+//! (it never should, but it is not checked against the server) makes the bot play worse, never
+//! illegally: every decision is one of the prompt's legal actions.
+
+use engine::view::{MeldView, PublicSeat, SeatView};
+use engine::wall::WildDraw;
+use engine::{
+    Action, KongKind, Meld, MeldKind, Ruleset, RulesetId, Seat, Suit, Tile, TileCounts, Wind,
+};
+use protocol::{ServerMessage, TableSnapshot, WireEvent, WireMeld, WireView};
+
+/// One seat's knowledge of its table.
+#[derive(Default)]
+pub(crate) struct SeatModel {
+    seat: Option<Seat>,
+    ruleset: Option<Ruleset>,
+    hand: Option<HandModel>,
+}
+
+/// The hand in play.
+struct HandModel {
+    dealer: Seat,
+    round_wind: Wind,
+    dice: [u8; 2],
+    wall: usize,
+    wild: Option<WildDraw>,
+    concealed: TileCounts,
+    own_void: Option<Suit>,
+    seats: Vec<PublicSeat>,
+    offered: Option<Tile>,
+    over: bool,
+}
+
+impl SeatModel {
+    /// A model for `seat` at a table of `ruleset` (the preset id; the load test's rooms use its
+    /// default options). Unknown ids leave the model without rules: the client then chooses by
+    /// its simple rule.
+    pub(crate) fn new(seat: u8, ruleset: &str) -> SeatModel {
+        SeatModel {
+            seat: Seat::ALL.get(usize::from(seat)).copied(),
+            ruleset: ruleset_of(ruleset),
+            hand: None,
+        }
+    }
+
+    /// Takes one message of the stream into account.
+    pub(crate) fn apply(&mut self, message: &ServerMessage) {
+        match message {
+            ServerMessage::Snapshot { table } => self.snapshot(table),
+            ServerMessage::HandStarting { .. } => self.hand = None,
+            ServerMessage::Event { event, .. } => self.event(event),
+            _ => {}
+        }
+    }
+
+    /// The view the bot decides on, or `None` when no hand is known.
+    pub(crate) fn view(&self, legal: &[Action]) -> Option<SeatView> {
+        let (seat, ruleset, h) = (self.seat?, self.ruleset.clone()?, self.hand.as_ref()?);
+        Some(SeatView {
+            seat,
+            tile_set: ruleset.rules().tile_set(),
+            ruleset,
+            dealer: h.dealer,
+            round_wind: h.round_wind,
+            dice: h.dice,
+            wall_drawable: h.wall,
+            wild: h.wild,
+            concealed: h.concealed,
+            own_void: h.own_void,
+            seats: h.seats.clone(),
+            legal: legal.to_vec(),
+            last_discard: h.offered,
+            over: h.over,
+        })
+    }
+
+    /// The concealed tiles this seat holds, as far as the model knows.
+    pub(crate) fn concealed(&self) -> TileCounts {
+        self.hand.as_ref().map(|h| h.concealed).unwrap_or_default()
+    }
+
+    fn players(&self) -> usize {
+        self.ruleset
+            .as_ref()
+            .map_or(4, |r| usize::from(r.rules().players()))
+    }
+
+    fn snapshot(&mut self, t: &TableSnapshot) {
+        if let Some(s) = t.seat.and_then(|s| Seat::ALL.get(usize::from(s)).copied()) {
+            self.seat = Some(s);
+        }
+        if let Some(r) = ruleset_of(&t.ruleset) {
+            self.ruleset = Some(r);
+        }
+        self.hand = t.view.as_ref().map(hand_of);
+    }
+
+    fn event(&mut self, e: &WireEvent) {
+        let players = self.players();
+        let me = self.seat.map(Seat::index);
+        if let WireEvent::HandStarted {
+            dealer,
+            round_wind,
+            dice,
+            wall,
+        } = e
+        {
+            self.hand = Some(HandModel {
+                dealer: seat(*dealer),
+                round_wind: wind(round_wind),
+                dice: *dice,
+                wall: *wall,
+                wild: None,
+                concealed: TileCounts::default(),
+                own_void: None,
+                seats: (0..players).map(|_| empty_seat()).collect(),
+                offered: None,
+                over: false,
+            });
+            return;
+        }
+        let Some(h) = self.hand.as_mut() else { return };
+        match e {
+            WireEvent::HandStarted { .. } => {}
+            WireEvent::WildTurned { indicator, wild } => {
+                h.wild = Some(WildDraw {
+                    indicator: *indicator,
+                    wild: *wild,
+                });
+            }
+            WireEvent::Dealt { seat, tiles } => {
+                if Some(usize::from(*seat)) == me {
+                    h.concealed = TileCounts::from_tiles(tiles);
+                }
+                if let Some(p) = h.seats.get_mut(usize::from(*seat)) {
+                    p.concealed_count = tiles.len() as u32;
+                }
+            }
+            WireEvent::DealtHidden { seat, count } => {
+                if let Some(p) = h.seats.get_mut(usize::from(*seat)) {
+                    p.concealed_count = *count as u32;
+                }
+            }
+            WireEvent::FlowerReplaced { seat, flower } => {
+                if Some(usize::from(*seat)) == me {
+                    // A dealt flower leaves the hand; one drawn in play never entered it.
+                    h.concealed.remove(*flower);
+                }
+                if let Some(p) = h.seats.get_mut(usize::from(*seat)) {
+                    p.flowers.push(*flower);
+                }
+            }
+            WireEvent::Drew { seat, tile, .. } => {
+                h.wall = h.wall.saturating_sub(1);
+                h.offered = None;
+                if let (true, Some(t)) = (Some(usize::from(*seat)) == me, tile) {
+                    h.concealed.add(*t);
+                }
+                if let Some(p) = h.seats.get_mut(usize::from(*seat)) {
+                    p.concealed_count += 1;
+                }
+            }
+            WireEvent::VoidChosen { seat, suit } if Some(usize::from(*seat)) == me => {
+                h.own_void = suit.parse().ok();
+            }
+            WireEvent::VoidsRevealed { voids } => {
+                for (p, v) in h.seats.iter_mut().zip(voids) {
+                    p.void = v.as_deref().and_then(|s| s.parse().ok());
+                }
+            }
+            WireEvent::Discarded { seat, tile } => {
+                if Some(usize::from(*seat)) == me {
+                    h.concealed.remove(*tile);
+                }
+                if let Some(p) = h.seats.get_mut(usize::from(*seat)) {
+                    p.discards.push(*tile);
+                    p.concealed_count = p.concealed_count.saturating_sub(1);
+                }
+                h.offered = Some(*tile);
+            }
+            WireEvent::Melded { seat, meld } => {
+                let own = Some(usize::from(*seat)) == me;
+                h.meld(usize::from(*seat), meld, own);
+                h.offered = None;
+            }
+            WireEvent::Won { win, concealed } => {
+                let by = usize::from(win.seat);
+                if let Some(from) = win.from.map(usize::from)
+                    && h.offered == Some(win.tile)
+                    && let Some(p) = h.seats.get_mut(from)
+                    && p.discards.last() == Some(&win.tile)
+                {
+                    // Won on a discard: it leaves the river (once, for several winners).
+                    p.discards.pop();
+                }
+                if Some(by) == me {
+                    h.concealed = TileCounts::from_tiles(concealed);
+                }
+                if let Some(p) = h.seats.get_mut(by) {
+                    p.won = Some(engine::settle::Win {
+                        seat: seat(win.seat),
+                        tile: win.tile,
+                        from: win.from.map(seat),
+                        flags: Default::default(),
+                    });
+                }
+            }
+            WireEvent::HandEnded { .. } => {
+                h.over = true;
+                h.offered = None;
+            }
+            // `passed`, `last_declined` and kinds added later change nothing the bot reads.
+            _ => {}
+        }
+    }
+}
+
+impl HandModel {
+    fn meld(&mut self, by: usize, meld: &WireMeld, own: bool) {
+        let WireMeld::Open {
+            shape,
+            tiles,
+            from,
+            claimed,
+        } = meld
+        else {
+            if let Some(p) = self.seats.get_mut(by) {
+                p.melds.push(MeldView::HiddenKong);
+                p.concealed_count = p.concealed_count.saturating_sub(4);
+            }
+            return;
+        };
+        let (Some(&low), Some(kind)) = (tiles.first(), meld_kind(shape)) else {
+            return;
+        };
+        let m = Meld {
+            kind,
+            tile: low,
+            from: from.map(seat),
+            claimed: *claimed,
+        };
+        if let (Some(f), Some(t)) = (from.map(usize::from), claimed)
+            && kind != MeldKind::Kong(KongKind::Added)
+            && let Some(p) = self.seats.get_mut(f)
+            && p.discards.last() == Some(t)
+        {
+            // The claimed discard leaves its river.
+            p.discards.pop();
+        }
+        let Some(p) = self.seats.get_mut(by) else {
+            return;
+        };
+        if kind == MeldKind::Kong(KongKind::Added) {
+            // The fourth tile joins the pung already on the table.
+            if own {
+                self.concealed.remove(low);
+            }
+            p.concealed_count = p.concealed_count.saturating_sub(1);
+            let pung = p.melds.iter().position(
+                |x| matches!(x, MeldView::Open(o) if o.kind == MeldKind::Pung && o.tile == low),
+            );
+            if let Some(i) = pung {
+                p.melds.remove(i);
+            }
+            p.melds.push(MeldView::Open(m));
+            return;
+        }
+        let mut from_hand = 0u32;
+        let mut skip_claimed = claimed.is_some();
+        for &t in tiles {
+            if skip_claimed && Some(t) == *claimed {
+                skip_claimed = false;
+                continue;
+            }
+            from_hand += 1;
+            if own {
+                self.concealed.remove(t);
+            }
+        }
+        p.concealed_count = p.concealed_count.saturating_sub(from_hand);
+        p.melds.push(MeldView::Open(m));
+    }
+}
+
+/// A meld's shape as the wire names it.
+fn meld_kind(shape: &str) -> Option<MeldKind> {
+    Some(match shape {
+        "chow" => MeldKind::Chow,
+        "pung" => MeldKind::Pung,
+        "exposed_kong" => MeldKind::Kong(KongKind::Exposed),
+        "concealed_kong" => MeldKind::Kong(KongKind::Concealed),
+        "added_kong" => MeldKind::Kong(KongKind::Added),
+        _ => return None,
+    })
+}
+
+fn ruleset_of(id: &str) -> Option<Ruleset> {
+    id.parse::<RulesetId>()
+        .ok()
+        .and_then(|id| Ruleset::with_defaults(id).ok())
+}
+
+fn seat(i: u8) -> Seat {
+    Seat::ALL
+        .get(usize::from(i))
+        .copied()
+        .unwrap_or(Seat::ALL[0])
+}
+
+fn wind(tile: &str) -> Wind {
+    let rank = tile
+        .parse::<Tile>()
+        .ok()
+        .filter(|t| t.suit() == Suit::Honor)
+        .map_or(1, |t| t.rank());
+    Wind::ALL
+        .get(usize::from(rank.saturating_sub(1)))
+        .copied()
+        .unwrap_or(Wind::East)
+}
+
+fn empty_seat() -> PublicSeat {
+    PublicSeat {
+        melds: Vec::new(),
+        discards: Vec::new(),
+        flowers: Vec::new(),
+        concealed_count: 0,
+        void: None,
+        won: None,
+    }
+}
+
+fn hand_of(v: &WireView) -> HandModel {
+    let seats = v
+        .seats
+        .iter()
+        .map(|p| PublicSeat {
+            melds: p
+                .melds
+                .iter()
+                .filter_map(|m| match m {
+                    WireMeld::HiddenKong => Some(MeldView::HiddenKong),
+                    WireMeld::Open {
+                        shape,
+                        tiles,
+                        from,
+                        claimed,
+                    } => {
+                        let kind = meld_kind(shape)?;
+                        Some(MeldView::Open(Meld {
+                            kind,
+                            tile: *tiles.first()?,
+                            from: from.map(seat),
+                            claimed: *claimed,
+                        }))
+                    }
+                })
+                .collect(),
+            discards: p.discards.clone(),
+            flowers: p.flowers.clone(),
+            concealed_count: p.concealed,
+            void: p.void.as_deref().and_then(|s| s.parse().ok()),
+            won: p.won.as_ref().map(|w| engine::settle::Win {
+                seat: seat(w.seat),
+                tile: w.tile,
+                from: w.from.map(seat),
+                flags: Default::default(),
+            }),
+        })
+        .collect();
+    HandModel {
+        dealer: seat(v.dealer),
+        round_wind: wind(&v.round_wind),
+        dice: v.dice,
+        wall: v.wall,
+        wild: v.wild.map(|w| WildDraw {
+            // The snapshot names the wild kind only; the indicator matters to no policy.
+            indicator: w,
+            wild: w,
+        }),
+        concealed: TileCounts::from_tiles(&v.hand),
+        own_void: v.own_void.as_deref().and_then(|s| s.parse().ok()),
+        seats,
+        offered: v.offered,
+        over: v.over,
+    }
+}
