@@ -33,10 +33,11 @@
 //! - **杠上开花包杠** applies when the last kong the winner declared (the one whose replacement
 //!   won) is an exposed kong claimed on a discard; a concealed or added kong's replacement
 //!   wins are ordinary self-draws paid by all three.
-//! - **Wind rounds** (东→南→西→北): the table's first dealer opens the East round, and a round
-//!   ends when the deal passes from its last dealer (the seat before the first dealer) to the
-//!   first dealer again. After North the rounds start again from East; a match's length is the
-//!   room's business.
+//! - **Wind rounds** (东→南→西→北): the table's first dealer (drawn from the table's seed: 执位
+//!   at random) opens the East round, and a round ends when the deal passes from its last
+//!   dealer (the seat before the first dealer) to the first dealer again. After North the
+//!   rounds start again from East; a match's length is the room's business. A table saved
+//!   before [`TableState::first_dealer`] was kept stays in its round.
 
 mod fan;
 
