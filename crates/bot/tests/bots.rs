@@ -111,6 +111,11 @@ fn bots_play_guobiao_house() {
 }
 
 #[test]
+fn bots_play_guangdong() {
+    check(RulesetId::Guangdong);
+}
+
+#[test]
 fn a_decision_depends_only_on_the_view_and_the_seed() {
     decisions_repeat(RulesetId::SichuanXuezhan, 77);
 }

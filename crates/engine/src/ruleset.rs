@@ -13,6 +13,7 @@ use crate::settle::{FanItem, FinishedHand, SeatHand, SettleError, Settlement, Wi
 use crate::shape::Forms;
 use crate::tile::Tile;
 use crate::variants::beijing::Beijing;
+use crate::variants::guangdong::Guangdong;
 use crate::variants::guobiao::Guobiao;
 use crate::variants::shanghai::Shanghai;
 use crate::variants::sichuan::Sichuan;
@@ -46,11 +47,14 @@ pub enum RulesetId {
     /// `beijing-2020`: 北京麻将 第4稿: no wilds, 上楼, kong money, 跟庄.
     #[serde(rename = "beijing-2020")]
     Beijing2020,
+    /// `guangdong`: 广东鸡平胡, single highest fan row plus additions, 爆胡 cap, 2^fan points.
+    #[serde(rename = "guangdong")]
+    Guangdong,
 }
 
 impl RulesetId {
     /// Every implemented preset.
-    pub const ALL: [RulesetId; 8] = [
+    pub const ALL: [RulesetId; 9] = [
         RulesetId::Beijing,
         RulesetId::Beijing2020,
         RulesetId::Shanghai,
@@ -59,6 +63,7 @@ impl RulesetId {
         RulesetId::SichuanXuezhan9,
         RulesetId::Guobiao,
         RulesetId::GuobiaoHouse,
+        RulesetId::Guangdong,
     ];
 
     /// The stable id string.
@@ -72,12 +77,13 @@ impl RulesetId {
             RulesetId::GuobiaoHouse => "guobiao-house",
             RulesetId::Beijing => "beijing",
             RulesetId::Beijing2020 => "beijing-2020",
+            RulesetId::Guangdong => "guangdong",
         }
     }
 }
 
 /// Presets named in the rules spec whose families are not built yet.
-const PLANNED: [&str; 5] = ["guangdong", "ningbo", "suzhou", "two-player", "wuhu"];
+const PLANNED: [&str; 4] = ["ningbo", "suzhou", "two-player", "wuhu"];
 
 impl fmt::Display for RulesetId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -90,7 +96,7 @@ impl fmt::Display for RulesetId {
 pub enum RulesetIdError {
     /// Not a preset of the rules spec.
     #[error(
-        "unknown ruleset `{0}` (known: beijing, beijing-2020, shanghai, sichuan, sichuan-xuezhan, sichuan-xuezhan-9, guobiao, guobiao-house)"
+        "unknown ruleset `{0}` (known: beijing, beijing-2020, shanghai, sichuan, sichuan-xuezhan, sichuan-xuezhan-9, guobiao, guobiao-house, guangdong)"
     )]
     Unknown(String),
     /// A preset of the spec that this build does not play yet.
@@ -402,6 +408,7 @@ enum Family {
     Guobiao(Guobiao),
     Shanghai(Shanghai),
     Beijing(Beijing),
+    Guangdong(Guangdong),
     #[cfg(test)]
     Plain(crate::variants::testing::Plain),
 }
@@ -419,6 +426,7 @@ impl Ruleset {
             RulesetId::Guobiao | RulesetId::GuobiaoHouse => Family::Guobiao(Guobiao::new(id, raw)?),
             RulesetId::Shanghai => Family::Shanghai(Shanghai::new(raw)?),
             RulesetId::Beijing | RulesetId::Beijing2020 => Family::Beijing(Beijing::new(id, raw)?),
+            RulesetId::Guangdong => Family::Guangdong(Guangdong::new(raw)?),
         };
         Ok(Ruleset { family })
     }
@@ -435,6 +443,7 @@ impl Ruleset {
             Family::Guobiao(g) => g,
             Family::Shanghai(s) => s,
             Family::Beijing(b) => b,
+            Family::Guangdong(g) => g,
             #[cfg(test)]
             Family::Plain(p) => p,
         }
@@ -460,6 +469,7 @@ impl Ruleset {
             Family::Guobiao(_) => RawOptions::new(),
             Family::Shanghai(s) => s.options(),
             Family::Beijing(b) => b.options(),
+            Family::Guangdong(g) => g.options(),
             #[cfg(test)]
             Family::Plain(_) => RawOptions::new(),
         }
@@ -538,6 +548,7 @@ impl RulesetId {
             RulesetId::GuobiaoHouse => "国标麻将（家规番）",
             RulesetId::Beijing => "北京麻将（惠牌）",
             RulesetId::Beijing2020 => "北京麻将（2020）",
+            RulesetId::Guangdong => "广东鸡平胡",
         }
     }
 
@@ -552,6 +563,7 @@ impl RulesetId {
             RulesetId::GuobiaoHouse => "Guobiao with house hands",
             RulesetId::Beijing => "Beijing with wilds",
             RulesetId::Beijing2020 => "Beijing, 2020 rules",
+            RulesetId::Guangdong => "Guangdong chicken hand",
         }
     }
 }
@@ -565,6 +577,7 @@ impl Ruleset {
             Family::Guobiao(_) => Vec::new(),
             Family::Shanghai(s) => s.option_specs(),
             Family::Beijing(b) => b.option_specs(),
+            Family::Guangdong(g) => g.option_specs(),
             #[cfg(test)]
             Family::Plain(_) => Vec::new(),
         }

@@ -30,6 +30,11 @@ pub struct TableState {
     pub draw_bonus: u32,
     /// Running score per seat.
     pub scores: BySeat<i64>,
+    /// The table's first dealer, where it is known (tables saved before it was kept lack it).
+    /// Families with wind rounds that end when the deal has gone once around the table
+    /// (Guangdong) read it.
+    #[serde(default)]
+    pub first_dealer: Option<Seat>,
 }
 
 impl TableState {
@@ -46,6 +51,7 @@ impl TableState {
             draw_streak: 0,
             draw_bonus: 0,
             scores: BySeat::default(),
+            first_dealer: Some(dealer),
         }
     }
 

@@ -1,4 +1,5 @@
-//! The `settle` vectors of `shared/conformance/<ruleset>/*.jsonl`, read in place.
+//! The `settle` vectors of `shared/conformance/<ruleset>/*.jsonl`, read in place, and the
+//! repository's own vectors in `tests/vectors/` (presets the shared folder does not cover yet).
 //!
 //! Every `NAME.jsonl` with a `NAME.expected.jsonl` beside it in a directory of an implemented
 //! ruleset is checked line by line: the deltas must match exactly, and an expected `error` must
@@ -110,6 +111,25 @@ fn settle_vectors_of_implemented_rulesets() {
         dir.display()
     );
     assert!(total >= 5, "only {total} vectors checked");
+}
+
+#[test]
+fn settle_vectors_kept_in_the_repository() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/vectors");
+    let mut total = 0;
+    for file in fs::read_dir(&dir).expect("tests/vectors exists") {
+        let file = file.expect("entry").path();
+        let fname = file
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        if !fname.ends_with(".jsonl") || fname.ends_with(".expected.jsonl") {
+            continue;
+        }
+        let expected = file.with_file_name(fname.replace(".jsonl", ".expected.jsonl"));
+        total += check(&file, &expected);
+    }
+    assert!(total >= 10, "only {total} vectors checked");
 }
 
 #[test]

@@ -331,6 +331,19 @@ fn beijing_2020_invariants() {
 }
 
 #[test]
+fn guangdong_invariants() {
+    check_preset(RulesetId::Guangdong);
+}
+
+#[test]
+fn guangdong_with_a_minimum_and_a_higher_limit_invariants() {
+    let mut raw = engine::ruleset::RawOptions::new();
+    raw.insert("min_fan".into(), engine::ruleset::OptionValue::Int(2));
+    raw.insert("fan_cap".into(), engine::ruleset::OptionValue::Int(8));
+    check_ruleset(&Ruleset::new(RulesetId::Guangdong, &raw).expect("valid options"));
+}
+
+#[test]
 fn guobiao_invariants() {
     check_preset(RulesetId::Guobiao);
 }

@@ -599,6 +599,8 @@ pub(crate) type Options = ArrayVec<Action, 8>;
 #[cfg(test)]
 mod beijing_tests;
 #[cfg(test)]
+mod guangdong_tests;
+#[cfg(test)]
 mod shanghai_tests;
 #[cfg(test)]
 mod sichuan_tests;

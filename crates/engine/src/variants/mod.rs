@@ -2,6 +2,7 @@
 //! `shared/rules/<family>.md` and the choices made where the spec is silent.
 
 pub mod beijing;
+pub mod guangdong;
 pub mod guobiao;
 pub mod shanghai;
 pub mod sichuan;
