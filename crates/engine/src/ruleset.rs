@@ -155,6 +155,26 @@ pub enum OptionError {
     },
 }
 
+/// Refuses the first option of `raw` not named in `known` (a comma-separated list, also shown
+/// in the error).
+///
+/// # Errors
+/// [`OptionError::Unknown`] naming the option and the ones `ruleset` has.
+pub fn reject_unknown(
+    raw: &RawOptions,
+    ruleset: RulesetId,
+    known: &'static str,
+) -> Result<(), OptionError> {
+    match raw.keys().find(|k| !known.split(", ").any(|n| n == *k)) {
+        Some(name) => Err(OptionError::Unknown {
+            ruleset,
+            name: name.clone(),
+            known,
+        }),
+        None => Ok(()),
+    }
+}
+
 /// Reads an integer option within `range`.
 ///
 /// # Errors

@@ -41,7 +41,7 @@ mod y2020;
 
 use crate::ruleset::{
     HandResult, NextHand, OptionError, OptionSpec, OptionValue, RawOptions, Rules, RulesetId,
-    WinCheck, WinScore, bool_option, completes_shape, int_option,
+    WinCheck, WinScore, bool_option, completes_shape, int_option, reject_unknown,
 };
 use crate::seat::Seat;
 use crate::settle::{
@@ -91,13 +91,7 @@ impl Beijing {
         } else {
             "base, dragon_robs_concealed_kong"
         };
-        if let Some(name) = raw.keys().find(|k| !known.split(", ").any(|n| n == *k)) {
-            return Err(OptionError::Unknown {
-                ruleset: id,
-                name: name.clone(),
-                known,
-            });
-        }
+        reject_unknown(raw, id, known)?;
         Ok(Beijing {
             id,
             base: int_option(raw, "base", 1, 1..=1_000_000)?,

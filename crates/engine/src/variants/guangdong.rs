@@ -46,7 +46,7 @@ mod tests;
 
 use crate::ruleset::{
     HandResult, MissedWin, NextHand, OptionError, OptionSpec, OptionValue, RawOptions, Rules,
-    RulesetId, WinCheck, WinScore, int_option,
+    RulesetId, WinCheck, WinScore, int_option, reject_unknown,
 };
 use crate::seat::Seat;
 use crate::settle::{
@@ -86,13 +86,7 @@ impl Guangdong {
     /// An unknown option, a value out of range, or a minimum above the cap.
     pub fn new(raw: &RawOptions) -> Result<Guangdong, OptionError> {
         const KNOWN: &str = "base, fan_cap, min_fan";
-        if let Some(name) = raw.keys().find(|k| !KNOWN.split(", ").any(|n| n == *k)) {
-            return Err(OptionError::Unknown {
-                ruleset: RulesetId::Guangdong,
-                name: name.clone(),
-                known: KNOWN,
-            });
-        }
+        reject_unknown(raw, RulesetId::Guangdong, KNOWN)?;
         let g = Guangdong {
             base: int_option(raw, BASE.name, 1, 1..=1_000_000)?,
             fan_cap: int_option(raw, FAN_CAP.name, 6, 3..=13)?,

@@ -23,7 +23,7 @@ mod share;
 
 use crate::ruleset::{
     HandResult, MissedWin, NextHand, OptionError, OptionSpec, OptionValue, RawOptions, Rules,
-    RulesetId, WinCheck, WinScore, completes_shape, int_option,
+    RulesetId, WinCheck, WinScore, completes_shape, int_option, reject_unknown,
 };
 use crate::settle::{
     FinishedHand, SeatHand, SettleError, Settlement, WinnerFans, check_physical, describe,
@@ -63,13 +63,7 @@ impl Shanghai {
     /// An unknown option or a value out of range.
     pub fn new(raw: &RawOptions) -> Result<Shanghai, OptionError> {
         const KNOWN: &str = "base, hua, lezi";
-        if let Some(name) = raw.keys().find(|k| !KNOWN.split(", ").any(|n| n == *k)) {
-            return Err(OptionError::Unknown {
-                ruleset: RulesetId::Shanghai,
-                name: name.clone(),
-                known: KNOWN,
-            });
-        }
+        reject_unknown(raw, RulesetId::Shanghai, KNOWN)?;
         Ok(Shanghai {
             base: int_option(raw, "base", 2, 1..=1_000_000)?,
             hua: int_option(raw, "hua", 1, 0..=1_000_000)?,

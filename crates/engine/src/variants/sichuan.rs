@@ -45,7 +45,7 @@ use crate::meld::MeldKind;
 use crate::ruleset::OptionSpec;
 use crate::ruleset::{
     HandResult, MissedWin, NextHand, OptionError, RawOptions, Rules, RulesetId, WinCheck, WinScore,
-    bool_option, int_option,
+    bool_option, int_option, reject_unknown,
 };
 use crate::seat::SeatSet;
 use crate::settle::{FinishedHand, SettleError, Settlement, WinnerFans, check_physical, describe};
@@ -105,15 +105,7 @@ impl Sichuan {
             Preset::Standard => "coefficient",
             _ => "coefficient, kong_money, fan_cap",
         };
-        for name in raw.keys() {
-            if !known.split(", ").any(|k| k == name) {
-                return Err(OptionError::Unknown {
-                    ruleset: id,
-                    name: name.clone(),
-                    known,
-                });
-            }
-        }
+        reject_unknown(raw, id, known)?;
         let default_cap = if preset == Preset::Xuezhan9 { 9 } else { 3 };
         Ok(Sichuan {
             id,
