@@ -17,6 +17,7 @@ use crate::variants::guangdong::Guangdong;
 use crate::variants::guobiao::Guobiao;
 use crate::variants::shanghai::Shanghai;
 use crate::variants::sichuan::Sichuan;
+use crate::variants::suzhou::Suzhou;
 use crate::wall::{ReplacementEnd, TileSetKind};
 use crate::{Suit, Wind};
 
@@ -50,11 +51,14 @@ pub enum RulesetId {
     /// `guangdong`: 广东鸡平胡, single highest fan row plus additions, 爆胡 cap, 2^fan points.
     #[serde(rename = "guangdong")]
     Guangdong,
+    /// `suzhou`: 苏州麻将, shape fan plus suit fan, doubled by 门清, 自摸 and 和绝张.
+    #[serde(rename = "suzhou")]
+    Suzhou,
 }
 
 impl RulesetId {
     /// Every implemented preset.
-    pub const ALL: [RulesetId; 9] = [
+    pub const ALL: [RulesetId; 10] = [
         RulesetId::Beijing,
         RulesetId::Beijing2020,
         RulesetId::Shanghai,
@@ -64,6 +68,7 @@ impl RulesetId {
         RulesetId::Guobiao,
         RulesetId::GuobiaoHouse,
         RulesetId::Guangdong,
+        RulesetId::Suzhou,
     ];
 
     /// The stable id string.
@@ -78,12 +83,13 @@ impl RulesetId {
             RulesetId::Beijing => "beijing",
             RulesetId::Beijing2020 => "beijing-2020",
             RulesetId::Guangdong => "guangdong",
+            RulesetId::Suzhou => "suzhou",
         }
     }
 }
 
 /// Presets named in the rules spec whose families are not built yet.
-const PLANNED: [&str; 4] = ["ningbo", "suzhou", "two-player", "wuhu"];
+const PLANNED: [&str; 3] = ["ningbo", "two-player", "wuhu"];
 
 impl fmt::Display for RulesetId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -96,7 +102,7 @@ impl fmt::Display for RulesetId {
 pub enum RulesetIdError {
     /// Not a preset of the rules spec.
     #[error(
-        "unknown ruleset `{0}` (known: beijing, beijing-2020, shanghai, sichuan, sichuan-xuezhan, sichuan-xuezhan-9, guobiao, guobiao-house, guangdong)"
+        "unknown ruleset `{0}` (known: beijing, beijing-2020, shanghai, sichuan, sichuan-xuezhan, sichuan-xuezhan-9, guobiao, guobiao-house, guangdong, suzhou)"
     )]
     Unknown(String),
     /// A preset of the spec that this build does not play yet.
@@ -429,6 +435,7 @@ enum Family {
     Shanghai(Shanghai),
     Beijing(Beijing),
     Guangdong(Guangdong),
+    Suzhou(Suzhou),
     #[cfg(test)]
     Plain(crate::variants::testing::Plain),
 }
@@ -447,6 +454,7 @@ impl Ruleset {
             RulesetId::Shanghai => Family::Shanghai(Shanghai::new(raw)?),
             RulesetId::Beijing | RulesetId::Beijing2020 => Family::Beijing(Beijing::new(id, raw)?),
             RulesetId::Guangdong => Family::Guangdong(Guangdong::new(raw)?),
+            RulesetId::Suzhou => Family::Suzhou(Suzhou::new(raw)?),
         };
         Ok(Ruleset { family })
     }
@@ -464,6 +472,7 @@ impl Ruleset {
             Family::Shanghai(s) => s,
             Family::Beijing(b) => b,
             Family::Guangdong(g) => g,
+            Family::Suzhou(s) => s,
             #[cfg(test)]
             Family::Plain(p) => p,
         }
@@ -490,6 +499,7 @@ impl Ruleset {
             Family::Shanghai(s) => s.options(),
             Family::Beijing(b) => b.options(),
             Family::Guangdong(g) => g.options(),
+            Family::Suzhou(s) => s.options(),
             #[cfg(test)]
             Family::Plain(_) => RawOptions::new(),
         }
@@ -569,6 +579,7 @@ impl RulesetId {
             RulesetId::Beijing => "北京麻将（惠牌）",
             RulesetId::Beijing2020 => "北京麻将（2020）",
             RulesetId::Guangdong => "广东鸡平胡",
+            RulesetId::Suzhou => "苏州麻将",
         }
     }
 
@@ -584,6 +595,7 @@ impl RulesetId {
             RulesetId::Beijing => "Beijing with wilds",
             RulesetId::Beijing2020 => "Beijing, 2020 rules",
             RulesetId::Guangdong => "Guangdong chicken hand",
+            RulesetId::Suzhou => "Suzhou",
         }
     }
 }
@@ -598,6 +610,7 @@ impl Ruleset {
             Family::Shanghai(s) => s.option_specs(),
             Family::Beijing(b) => b.option_specs(),
             Family::Guangdong(g) => g.option_specs(),
+            Family::Suzhou(s) => s.option_specs(),
             #[cfg(test)]
             Family::Plain(_) => Vec::new(),
         }

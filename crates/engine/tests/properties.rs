@@ -344,6 +344,18 @@ fn guangdong_with_a_minimum_and_a_higher_limit_invariants() {
 }
 
 #[test]
+fn suzhou_invariants() {
+    check_preset(RulesetId::Suzhou);
+}
+
+#[test]
+fn suzhou_with_the_higher_base_invariants() {
+    let mut raw = engine::ruleset::RawOptions::new();
+    raw.insert("base".into(), engine::ruleset::OptionValue::Int(5));
+    check_ruleset(&Ruleset::new(RulesetId::Suzhou, &raw).expect("valid options"));
+}
+
+#[test]
 fn guobiao_invariants() {
     check_preset(RulesetId::Guobiao);
 }

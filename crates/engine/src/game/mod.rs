@@ -605,6 +605,8 @@ mod shanghai_tests;
 #[cfg(test)]
 mod sichuan_tests;
 #[cfg(test)]
+mod suzhou_tests;
+#[cfg(test)]
 mod testkit;
 #[cfg(test)]
 mod tests;

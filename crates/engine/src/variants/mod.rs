@@ -4,7 +4,9 @@
 pub mod beijing;
 pub mod guangdong;
 pub mod guobiao;
+pub(crate) mod rotation;
 pub mod shanghai;
 pub mod sichuan;
+pub mod suzhou;
 #[cfg(test)]
 pub(crate) mod testing;
