@@ -18,6 +18,7 @@ use crate::variants::guobiao::Guobiao;
 use crate::variants::shanghai::Shanghai;
 use crate::variants::sichuan::Sichuan;
 use crate::variants::suzhou::Suzhou;
+use crate::variants::wuhu::Wuhu;
 use crate::wall::{ReplacementEnd, TileSetKind};
 use crate::{Suit, Wind};
 
@@ -54,11 +55,14 @@ pub enum RulesetId {
     /// `suzhou`: 苏州麻将, shape fan plus suit fan, doubled by 门清, 自摸 and 和绝张.
     #[serde(rename = "suzhou")]
     Suzhou,
+    /// `wuhu`: 芜湖麻将 2468, 八支起胡, 底番 + 支番 with 押当, 嘴子, everyone pays every win.
+    #[serde(rename = "wuhu")]
+    Wuhu,
 }
 
 impl RulesetId {
     /// Every implemented preset.
-    pub const ALL: [RulesetId; 10] = [
+    pub const ALL: [RulesetId; 11] = [
         RulesetId::Beijing,
         RulesetId::Beijing2020,
         RulesetId::Shanghai,
@@ -69,6 +73,7 @@ impl RulesetId {
         RulesetId::GuobiaoHouse,
         RulesetId::Guangdong,
         RulesetId::Suzhou,
+        RulesetId::Wuhu,
     ];
 
     /// The stable id string.
@@ -84,12 +89,13 @@ impl RulesetId {
             RulesetId::Beijing2020 => "beijing-2020",
             RulesetId::Guangdong => "guangdong",
             RulesetId::Suzhou => "suzhou",
+            RulesetId::Wuhu => "wuhu",
         }
     }
 }
 
 /// Presets named in the rules spec whose families are not built yet.
-const PLANNED: [&str; 3] = ["ningbo", "two-player", "wuhu"];
+const PLANNED: [&str; 2] = ["ningbo", "two-player"];
 
 impl fmt::Display for RulesetId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -102,7 +108,7 @@ impl fmt::Display for RulesetId {
 pub enum RulesetIdError {
     /// Not a preset of the rules spec.
     #[error(
-        "unknown ruleset `{0}` (known: beijing, beijing-2020, shanghai, sichuan, sichuan-xuezhan, sichuan-xuezhan-9, guobiao, guobiao-house, guangdong, suzhou)"
+        "unknown ruleset `{0}` (known: beijing, beijing-2020, shanghai, sichuan, sichuan-xuezhan, sichuan-xuezhan-9, guobiao, guobiao-house, guangdong, suzhou, wuhu)"
     )]
     Unknown(String),
     /// A preset of the spec that this build does not play yet.
@@ -436,6 +442,7 @@ enum Family {
     Beijing(Beijing),
     Guangdong(Guangdong),
     Suzhou(Suzhou),
+    Wuhu(Wuhu),
     #[cfg(test)]
     Plain(crate::variants::testing::Plain),
 }
@@ -455,6 +462,7 @@ impl Ruleset {
             RulesetId::Beijing | RulesetId::Beijing2020 => Family::Beijing(Beijing::new(id, raw)?),
             RulesetId::Guangdong => Family::Guangdong(Guangdong::new(raw)?),
             RulesetId::Suzhou => Family::Suzhou(Suzhou::new(raw)?),
+            RulesetId::Wuhu => Family::Wuhu(Wuhu::new(raw)?),
         };
         Ok(Ruleset { family })
     }
@@ -473,6 +481,7 @@ impl Ruleset {
             Family::Beijing(b) => b,
             Family::Guangdong(g) => g,
             Family::Suzhou(s) => s,
+            Family::Wuhu(w) => w,
             #[cfg(test)]
             Family::Plain(p) => p,
         }
@@ -500,6 +509,7 @@ impl Ruleset {
             Family::Beijing(b) => b.options(),
             Family::Guangdong(g) => g.options(),
             Family::Suzhou(s) => s.options(),
+            Family::Wuhu(w) => w.options(),
             #[cfg(test)]
             Family::Plain(_) => RawOptions::new(),
         }
@@ -580,6 +590,7 @@ impl RulesetId {
             RulesetId::Beijing2020 => "北京麻将（2020）",
             RulesetId::Guangdong => "广东鸡平胡",
             RulesetId::Suzhou => "苏州麻将",
+            RulesetId::Wuhu => "芜湖麻将（2468）",
         }
     }
 
@@ -596,6 +607,7 @@ impl RulesetId {
             RulesetId::Beijing2020 => "Beijing, 2020 rules",
             RulesetId::Guangdong => "Guangdong chicken hand",
             RulesetId::Suzhou => "Suzhou",
+            RulesetId::Wuhu => "Wuhu 2468",
         }
     }
 }
@@ -611,6 +623,7 @@ impl Ruleset {
             Family::Beijing(b) => b.option_specs(),
             Family::Guangdong(g) => g.option_specs(),
             Family::Suzhou(s) => s.option_specs(),
+            Family::Wuhu(w) => w.option_specs(),
             #[cfg(test)]
             Family::Plain(_) => Vec::new(),
         }

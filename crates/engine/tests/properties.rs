@@ -356,6 +356,22 @@ fn suzhou_with_the_higher_base_invariants() {
 }
 
 #[test]
+fn wuhu_invariants() {
+    check_preset(RulesetId::Wuhu);
+}
+
+#[test]
+fn wuhu_with_the_discarder_paying_all_invariants() {
+    let mut raw = engine::ruleset::RawOptions::new();
+    raw.insert(
+        "discarder_pays_all".into(),
+        engine::ruleset::OptionValue::Bool(true),
+    );
+    raw.insert("base".into(), engine::ruleset::OptionValue::Int(2));
+    check_ruleset(&Ruleset::new(RulesetId::Wuhu, &raw).expect("valid options"));
+}
+
+#[test]
 fn guobiao_invariants() {
     check_preset(RulesetId::Guobiao);
 }

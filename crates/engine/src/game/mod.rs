@@ -610,3 +610,5 @@ mod suzhou_tests;
 mod testkit;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod wuhu_tests;

@@ -10,3 +10,4 @@ pub mod sichuan;
 pub mod suzhou;
 #[cfg(test)]
 pub(crate) mod testing;
+pub mod wuhu;

@@ -1,0 +1,185 @@
+//! 芜湖麻将 2468: preset `wuhu`, as decided in `shared/rules/others.md` (seed 003, "2020年芜湖麻将
+//! 支数计算表").
+//!
+//! 136 tiles without flowers, chows by the 下家 (pung beats chow), pungs and kongs, four sets and
+//! a pair only. A win needs at least 8 支 (tiles of one suit, melds included; 八支起胡). Its fan is
+//! the table's 底番 (2, 4, 6, 8) plus 支番: 2 + ⌈支/2⌉ on a discard, 4 + ⌈(支+押)/2⌉ on a discard
+//! filling a closed wait (押当, 押 its rank), 6 + 支 self-drawn, 8 + 支 + 押 self-drawn with 押当;
+//! then each 嘴子 (对对胡, 通天, 四核, 混一色: 5, 10 on a self-draw; 杠后开花 5) and each kong
+//! (exposed 2, concealed 4). On every win each other player pays fan × 底分 (the room option
+//! `discarder_pays_all` makes a discarder pay all three shares); a payment by or to the dealer
+//! adds the 底番 once more. A drawn hand pays nothing. The dealer keeps the deal after his own
+//! win or a drawn hand; otherwise it passes to the next seat.
+//!
+//! Decisions taken here where the spec is silent (sources: the seed's table, the spec's public
+//! Wuhu calculators, and what the Chinese names say, as noted):
+//! - **Room options** are `base` (底分, default 1: the spec names no value) and
+//!   `discarder_pays_all` (default off, as the spec's Decision says).
+//! - **Head bump.** Every win is paid by all three others, so a second winner on one discard
+//!   would pay the first and be paid at once; the spec names no 一炮多响 and the first seat after
+//!   the discarder wins alone (截胡), as in most 136-tile tables.
+//! - **The best reading.** 押当, 对对胡 and 通天 depend on how the hand is read; every reading is
+//!   scored and the highest kept. 押当 is a reading in which the winning tile is the middle of a
+//!   chow of the concealed tiles (`3m5m` + `4m`); the hand may have other waits too, as the
+//!   table asks only which tile filled the gap.
+//! - **四核** counts each kind of which the winning hand (its winning tile and melds included)
+//!   holds all four copies without a declared kong of it: the spec's two cases (four concealed,
+//!   or a pung and the fourth in hand) and a chow holding the fourth. Several kinds count one
+//!   嘴子 each.
+//! - **混一色** needs at least one honor with the one suit; a hand of one suit alone (清一色) is
+//!   not in the 嘴子 list, its 支 already pays for it.
+//! - **An added kong** is an exposed kong (2 fan): it is on the table, not concealed.
+//! - **Robbing an added kong** (the shared flow allows it, the text is silent) is a discard win
+//!   on the robbed tile: its formula and 押当 are a discard's, and `discarder_pays_all` makes the
+//!   robbed player pay all three shares.
+//! - **`discarder_pays_all`** moves each share as it stands: the share of a dealer who did not
+//!   discard still carries the dealer's 底番.
+//! - **The items shown** are the 底番 line (named 平胡, 押当, 自摸 or 自摸押当), 支番, each 嘴子
+//!   and the kongs; they sum to the fan, which is uncapped.
+//! - **No 漏胡 / 过水**: the text names no restriction on passing a win.
+//! - **Wind rounds** move on as at every table dealing 东南西北 (`variants/rotation.rs`); winds
+//!   score nothing here.
+
+mod fan;
+
+#[cfg(test)]
+mod tests;
+
+use crate::ruleset::{
+    HandResult, NextHand, OptionError, OptionSpec, OptionValue, RawOptions, Rules, RulesetId,
+    WinCheck, WinScore, bool_option, int_option, reject_unknown,
+};
+use crate::settle::{
+    FinishedHand, SettleError, Settlement, Win, WinnerFans, check_physical, describe,
+};
+use crate::shape::Forms;
+use crate::table::TableState;
+use crate::wall::TileSetKind;
+
+pub use fan::{MIN_ZHI, table_fan, zhi};
+
+/// 底分: points per fan.
+const BASE: OptionSpec = OptionSpec::int("base", "底分", "Points per fan", 1..=1_000_000);
+/// 点炮包三家: the discarder pays all three shares.
+const DISCARDER_PAYS_ALL: OptionSpec = OptionSpec::bool(
+    "discarder_pays_all",
+    "点炮包三家",
+    "Discarder pays all three shares",
+);
+
+/// The Wuhu family with validated room options.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Wuhu {
+    /// 底分: the points of one fan.
+    base: i64,
+    /// Whether a discarder pays every share of a discard win.
+    discarder_pays_all: bool,
+}
+
+impl Wuhu {
+    /// Validates options.
+    ///
+    /// # Errors
+    /// An unknown option or a value out of range or of the wrong type.
+    pub fn new(raw: &RawOptions) -> Result<Wuhu, OptionError> {
+        const KNOWN: &str = "base, discarder_pays_all";
+        reject_unknown(raw, RulesetId::Wuhu, KNOWN)?;
+        Ok(Wuhu {
+            base: int_option(raw, BASE.name, 1, 1..=1_000_000)?,
+            discarder_pays_all: bool_option(raw, DISCARDER_PAYS_ALL.name, false)?,
+        })
+    }
+
+    /// The validated options, defaults filled in.
+    pub fn options(&self) -> RawOptions {
+        let mut o = RawOptions::new();
+        o.insert(BASE.name.into(), OptionValue::Int(self.base));
+        o.insert(
+            DISCARDER_PAYS_ALL.name.into(),
+            OptionValue::Bool(self.discarder_pays_all),
+        );
+        o
+    }
+
+    /// The room options [`Wuhu::new`] accepts.
+    pub fn option_specs(&self) -> Vec<OptionSpec> {
+        vec![BASE, DISCARDER_PAYS_ALL]
+    }
+
+    /// Pays one win: each other seat's share is fan × 底分, with the 底番 once more when that
+    /// seat or the winner deals; a discarder under `discarder_pays_all` pays every share.
+    fn pay(&self, hand: &FinishedHand, win: &Win, scored: &fan::Scored, st: &mut Settlement) {
+        let feeder = win.from.filter(|_| self.discarder_pays_all);
+        for seat in hand.seats_in_play().filter(|&s| s != win.seat) {
+            let dealer_involved = seat == hand.dealer || win.seat == hand.dealer;
+            let fan = scored.total + if dealer_involved { scored.base_fan } else { 0 };
+            st.pay(feeder.unwrap_or(seat), win.seat, fan * self.base);
+        }
+    }
+}
+
+/// No 一炮多响: the hand ends at its first win.
+fn check_wins(hand: &FinishedHand) -> Result<(), SettleError> {
+    if hand.wins.len() > 1 {
+        return Err(SettleError::Inconsistent(
+            "Wuhu has no 一炮多响: the hand ends at its first win".into(),
+        ));
+    }
+    Ok(())
+}
+
+impl Rules for Wuhu {
+    fn id(&self) -> RulesetId {
+        RulesetId::Wuhu
+    }
+    fn tile_set(&self) -> TileSetKind {
+        TileSetKind::Honors136
+    }
+    fn forms(&self) -> Forms {
+        // Decision (others.md): standard shape only.
+        Forms::STANDARD
+    }
+    fn allows_chow(&self) -> bool {
+        true
+    }
+    fn multi_win(&self) -> bool {
+        false
+    }
+    fn evaluate_win(&self, check: &WinCheck<'_>) -> Result<WinScore, String> {
+        let scored = fan::score(check.hand, check.win)?;
+        Ok(WinScore {
+            value: scored.total,
+            items: scored.items,
+        })
+    }
+    fn payment_for(&self, value: i64) -> i64 {
+        value * self.base
+    }
+    fn settle(&self, hand: &FinishedHand) -> Result<Settlement, SettleError> {
+        check_physical(hand, TileSetKind::Honors136)?;
+        if hand.players != 4 {
+            return Err(SettleError::Inconsistent("Wuhu is played by four".into()));
+        }
+        check_wins(hand)?;
+        let mut st = Settlement::default();
+        for win in &hand.wins {
+            let sh = &hand.seats[win.seat];
+            let scored = fan::score(sh, win).map_err(|reason| SettleError::NotAWin {
+                seat: win.seat,
+                hand: describe(sh),
+                tile: win.tile,
+                reason,
+            })?;
+            self.pay(hand, win, &scored, &mut st);
+            st.fans.push(WinnerFans {
+                seat: win.seat,
+                items: scored.items,
+                total: scored.total,
+            });
+        }
+        Ok(st)
+    }
+    fn next_hand(&self, state: &TableState, result: &HandResult) -> NextHand {
+        super::rotation::keep_or_pass(state, result)
+    }
+}
