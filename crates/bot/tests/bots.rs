@@ -121,6 +121,11 @@ fn bots_play_suzhou() {
 }
 
 #[test]
+fn bots_play_wuhu() {
+    check(RulesetId::Wuhu);
+}
+
+#[test]
 fn a_decision_depends_only_on_the_view_and_the_seed() {
     decisions_repeat(RulesetId::SichuanXuezhan, 77);
 }
