@@ -8,8 +8,8 @@
 //! - [`Simple`]: shanten only, the cheap policy `mahjong simulate` uses to measure the engine;
 //! - [`Basic`]: efficiency only (shanten, then useful tiles unseen);
 //! - [`Strong`]: efficiency with the family's goals and defence (in Guobiao: targets that reach
-//!   the 8-fan minimum; in Shanghai: the qualifying hand types and what they pay; in Wuhu: the
-//!   8 支 a win needs).
+//!   the 8-fan minimum; in Shanghai: the qualifying hand types and what they pay; in Suzhou: its
+//!   shapes and seven pairs; in Wuhu: the 8 支 a win needs).
 
 mod basic;
 mod beijing;
@@ -18,6 +18,7 @@ mod guobiao;
 mod random;
 mod shanghai;
 mod strong;
+mod suzhou;
 mod wuhu;
 
 use std::fmt;

@@ -28,6 +28,8 @@
 //!   of how close it is to winning, so the plan there is measured against scoring targets.
 //! - **Shanghai** hands are decided in `shanghai.rs`: only 碰碰胡, 混一色, 清一色 and the rows
 //!   above them win, so the plan there is measured against those types and what they pay.
+//! - **Suzhou** hands are decided in `suzhou.rs`: only its shapes count, and a concealed hand
+//!   follows seven pairs (8 fan against 平胡's 2) when they are strictly closer.
 //! - **Wuhu** hands are decided in `wuhu.rs`: a win needs 8 tiles of one suit, so the plan
 //!   there is measured against that as well as against shanten.
 
@@ -38,7 +40,7 @@ use engine::{Action, Seat, Suit, Tile};
 use crate::Policy;
 use crate::basic::{common_choice, discard_tiles, fallback, pick_lowest};
 use crate::efficiency::{Candidate, Goal, Seen, candidates, meld_count, wait_value};
-use crate::{beijing, guobiao, shanghai, wuhu};
+use crate::{beijing, guobiao, shanghai, suzhou, wuhu};
 
 /// Efficiency, goals and defence.
 #[derive(Clone, Copy, Debug, Default)]
@@ -66,6 +68,9 @@ impl Policy for Strong {
         }
         if wuhu::applies(view) {
             return wuhu::decide(view, legal, rng);
+        }
+        if suzhou::applies(view) {
+            return suzhou::decide(view, legal, rng);
         }
         let plain = Goal::plain(view);
         let flush = if view.ruleset.rules().plays_on_after_win() {
