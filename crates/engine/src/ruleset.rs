@@ -15,6 +15,7 @@ use crate::tile::Tile;
 use crate::variants::beijing::Beijing;
 use crate::variants::guangdong::Guangdong;
 use crate::variants::guobiao::Guobiao;
+use crate::variants::ningbo::Ningbo;
 use crate::variants::shanghai::Shanghai;
 use crate::variants::sichuan::Sichuan;
 use crate::wall::{ReplacementEnd, TileSetKind};
@@ -50,11 +51,14 @@ pub enum RulesetId {
     /// `guangdong`: 广东鸡平胡, single highest fan row plus additions, 爆胡 cap, 2^fan points.
     #[serde(rename = "guangdong")]
     Guangdong,
+    /// `ningbo`: 宁波麻将, flowers and a 财神 wild, 台 added up with a 4-台 minimum.
+    #[serde(rename = "ningbo")]
+    Ningbo,
 }
 
 impl RulesetId {
     /// Every implemented preset.
-    pub const ALL: [RulesetId; 9] = [
+    pub const ALL: [RulesetId; 10] = [
         RulesetId::Beijing,
         RulesetId::Beijing2020,
         RulesetId::Shanghai,
@@ -64,6 +68,7 @@ impl RulesetId {
         RulesetId::Guobiao,
         RulesetId::GuobiaoHouse,
         RulesetId::Guangdong,
+        RulesetId::Ningbo,
     ];
 
     /// The stable id string.
@@ -78,12 +83,13 @@ impl RulesetId {
             RulesetId::Beijing => "beijing",
             RulesetId::Beijing2020 => "beijing-2020",
             RulesetId::Guangdong => "guangdong",
+            RulesetId::Ningbo => "ningbo",
         }
     }
 }
 
 /// Presets named in the rules spec whose families are not built yet.
-const PLANNED: [&str; 4] = ["ningbo", "suzhou", "two-player", "wuhu"];
+const PLANNED: [&str; 3] = ["suzhou", "two-player", "wuhu"];
 
 impl fmt::Display for RulesetId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -96,7 +102,7 @@ impl fmt::Display for RulesetId {
 pub enum RulesetIdError {
     /// Not a preset of the rules spec.
     #[error(
-        "unknown ruleset `{0}` (known: beijing, beijing-2020, shanghai, sichuan, sichuan-xuezhan, sichuan-xuezhan-9, guobiao, guobiao-house, guangdong)"
+        "unknown ruleset `{0}` (known: beijing, beijing-2020, shanghai, sichuan, sichuan-xuezhan, sichuan-xuezhan-9, guobiao, guobiao-house, guangdong, ningbo)"
     )]
     Unknown(String),
     /// A preset of the spec that this build does not play yet.
@@ -211,6 +217,31 @@ pub fn bool_option(raw: &RawOptions, name: &str, default: bool) -> Result<bool, 
             name: name.to_owned(),
             problem: format!("expected true or false, got {v:?}"),
         }),
+    }
+}
+
+/// Reads a word option that must be one of `values`.
+///
+/// # Errors
+/// [`OptionError::BadValue`] for a value that is not one of the words.
+pub fn choice_option(
+    raw: &RawOptions,
+    name: &str,
+    default: &'static str,
+    values: &'static [&'static str],
+) -> Result<&'static str, OptionError> {
+    let bad = |v: &OptionValue| OptionError::BadValue {
+        name: name.to_owned(),
+        problem: format!("expected one of {}, got {v:?}", values.join(", ")),
+    };
+    match raw.get(name) {
+        None => Ok(default),
+        Some(v @ OptionValue::Text(word)) => values
+            .iter()
+            .copied()
+            .find(|w| w == word)
+            .ok_or_else(|| bad(v)),
+        Some(v) => Err(bad(v)),
     }
 }
 
@@ -337,9 +368,29 @@ pub trait Rules: Send + Sync {
         false
     }
     /// Turns up an indicator after the deal and names the wild kind (惠牌, 财神), for families
-    /// that have one; the indicator is taken out of the wall.
-    fn wild_tile(&self, _wall: &mut crate::wall::Wall) -> Option<crate::wall::WildDraw> {
+    /// that have one; the indicator is taken out of the wall. `dice` are the hand's dice
+    /// (Ningbo counts the smaller one to find the 财神).
+    fn wild_tile(
+        &self,
+        _wall: &mut crate::wall::Wall,
+        _dice: [u8; 2],
+    ) -> Option<crate::wall::WildDraw> {
         None
+    }
+    /// How many stacks into the chosen side the wall is broken: the dice's sum by default,
+    /// the larger die in Ningbo (the sum still picks the side).
+    fn break_stacks(&self, dice: [u8; 2]) -> u8 {
+        dice[0] + dice[1]
+    }
+    /// Whether the seat that has just chowed may not discard a tile of the claimed kind on
+    /// that turn, unless the chow was its fourth meld (Ningbo: no 吃张打张 except going 大吊).
+    fn bars_discarding_chowed_tile(&self) -> bool {
+        false
+    }
+    /// Whether the seat that has just punged may not make that pung a kong on the same turn
+    /// (Ningbo: 碰后不能马上杠).
+    fn bars_kong_after_pung(&self) -> bool {
+        false
     }
     /// Whether this is a legal win and what it scores; `Err` says why not.
     ///
@@ -429,6 +480,7 @@ enum Family {
     Shanghai(Shanghai),
     Beijing(Beijing),
     Guangdong(Guangdong),
+    Ningbo(Ningbo),
     #[cfg(test)]
     Plain(crate::variants::testing::Plain),
 }
@@ -447,6 +499,7 @@ impl Ruleset {
             RulesetId::Shanghai => Family::Shanghai(Shanghai::new(raw)?),
             RulesetId::Beijing | RulesetId::Beijing2020 => Family::Beijing(Beijing::new(id, raw)?),
             RulesetId::Guangdong => Family::Guangdong(Guangdong::new(raw)?),
+            RulesetId::Ningbo => Family::Ningbo(Ningbo::new(raw)?),
         };
         Ok(Ruleset { family })
     }
@@ -464,6 +517,7 @@ impl Ruleset {
             Family::Shanghai(s) => s,
             Family::Beijing(b) => b,
             Family::Guangdong(g) => g,
+            Family::Ningbo(n) => n,
             #[cfg(test)]
             Family::Plain(p) => p,
         }
@@ -490,6 +544,7 @@ impl Ruleset {
             Family::Shanghai(s) => s.options(),
             Family::Beijing(b) => b.options(),
             Family::Guangdong(g) => g.options(),
+            Family::Ningbo(n) => n.options(),
             #[cfg(test)]
             Family::Plain(_) => RawOptions::new(),
         }
@@ -507,6 +562,11 @@ pub enum OptionKind {
         min: i64,
         /// The largest value accepted.
         max: i64,
+    },
+    /// One word of a fixed list.
+    Choice {
+        /// The words accepted; the first is not necessarily the default.
+        values: &'static [&'static str],
     },
 }
 
@@ -545,6 +605,21 @@ impl OptionSpec {
         }
     }
 
+    /// A word from `values`.
+    pub const fn choice(
+        name: &'static str,
+        name_zh: &'static str,
+        name_en: &'static str,
+        values: &'static [&'static str],
+    ) -> OptionSpec {
+        OptionSpec {
+            name,
+            name_zh,
+            name_en,
+            kind: OptionKind::Choice { values },
+        }
+    }
+
     /// A switch.
     pub const fn bool(name: &'static str, name_zh: &'static str, name_en: &'static str) -> Self {
         OptionSpec {
@@ -569,6 +644,7 @@ impl RulesetId {
             RulesetId::Beijing => "北京麻将（惠牌）",
             RulesetId::Beijing2020 => "北京麻将（2020）",
             RulesetId::Guangdong => "广东鸡平胡",
+            RulesetId::Ningbo => "宁波麻将",
         }
     }
 
@@ -584,6 +660,7 @@ impl RulesetId {
             RulesetId::Beijing => "Beijing with wilds",
             RulesetId::Beijing2020 => "Beijing, 2020 rules",
             RulesetId::Guangdong => "Guangdong chicken hand",
+            RulesetId::Ningbo => "Ningbo",
         }
     }
 }
@@ -598,6 +675,7 @@ impl Ruleset {
             Family::Shanghai(s) => s.option_specs(),
             Family::Beijing(b) => b.option_specs(),
             Family::Guangdong(g) => g.option_specs(),
+            Family::Ningbo(n) => n.option_specs(),
             #[cfg(test)]
             Family::Plain(_) => Vec::new(),
         }

@@ -201,6 +201,26 @@ impl Wall {
         self.tiles.get(self.back).copied()
     }
 
+    /// Turns up a tile inside the wall as an indicator that stays where it lies (Ningbo's 财神):
+    /// counting `depth` tiles in from the tail end, the first that `keep` accepts is taken out
+    /// of every draw, so the live end and the replacements pass over it ("财神这一张跳过") and
+    /// every other tile keeps its place in the order. `None` when no such tile is left.
+    pub fn turn_up_inside(&mut self, depth: usize, keep: impl Fn(Tile) -> bool) -> Option<Tile> {
+        let mut i = self.back.checked_sub(depth + 1)?;
+        loop {
+            if i < self.front {
+                return None;
+            }
+            let t = *self.tiles.get(i)?;
+            if keep(t) {
+                self.tiles.remove(i);
+                self.back -= 1;
+                return Some(t);
+            }
+            i = i.checked_sub(1)?;
+        }
+    }
+
     /// The tiles still in the wall, reserve included (census and the record; never sent).
     pub fn live_and_tail(&self) -> &[Tile] {
         &self.tiles[self.front..self.back]
@@ -211,7 +231,8 @@ impl Wall {
         self.front
     }
 
-    /// The whole order as dealt (for the record; never sent to clients).
+    /// The whole order as dealt, less a tile turned up inside the wall (for the record; never
+    /// sent to clients).
     pub fn order(&self) -> &[Tile] {
         &self.tiles
     }

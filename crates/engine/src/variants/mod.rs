@@ -4,6 +4,7 @@
 pub mod beijing;
 pub mod guangdong;
 pub mod guobiao;
+pub mod ningbo;
 pub mod shanghai;
 pub mod sichuan;
 #[cfg(test)]
