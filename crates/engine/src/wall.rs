@@ -303,6 +303,30 @@ mod tests {
     }
 
     #[test]
+    fn a_tile_turned_up_inside_the_wall_is_skipped_by_both_ends() {
+        let t = |s: &str| s.parse::<Tile>().expect("tile");
+        let order: Vec<Tile> = ["1m", "2m", "3m", "4m", "5m", "6m"]
+            .iter()
+            .map(|s| t(s))
+            .collect();
+        // Two tiles in from the tail (its second stack's top): 4m.
+        let mut w = Wall::from_order(order.clone(), ReplacementEnd::Tail);
+        assert_eq!(w.turn_up_inside(2, |_| true), Some(t("4m")));
+        assert_eq!(w.remaining(), 5);
+        assert_eq!(w.draw_replacement(), Some(t("6m")));
+        assert_eq!(w.draw_replacement(), Some(t("5m")));
+        assert_eq!(w.draw_replacement(), Some(t("3m")), "the tail passes over it");
+        let mut w = Wall::from_order(order.clone(), ReplacementEnd::Tail);
+        w.turn_up_inside(2, |_| true);
+        let live: Vec<Tile> = std::iter::from_fn(|| w.draw()).collect();
+        assert_eq!(live, [t("1m"), t("2m"), t("3m"), t("5m"), t("6m")]);
+        // A tile refused (a flower) is left in place and the next toward the tail is taken.
+        let mut w = Wall::from_order(order, ReplacementEnd::Tail);
+        assert_eq!(w.turn_up_inside(2, |x| x != t("4m")), Some(t("3m")));
+        assert_eq!(w.turn_up_inside(9, |_| true), None);
+    }
+
+    #[test]
     fn ends_and_reserve() {
         let set = TileSetKind::Flowers144;
         assert_eq!(set.tiles().len(), 144);
