@@ -28,6 +28,8 @@
 //!   of how close it is to winning, so the plan there is measured against scoring targets.
 //! - **Shanghai** hands are decided in `shanghai.rs`: only 碰碰胡, 混一色, 清一色 and the rows
 //!   above them win, so the plan there is measured against those types and what they pay.
+//! - **Ningbo** hands are decided in `ningbo.rs`: a win needs 4 台, so a ready hand is valued
+//!   by the engine's own verdict on each wait, and a hand short of 台 in sight is a step further.
 
 use engine::view::{PublicSeat, SeatView};
 use engine::wall::{SeededRng, TileSetKind};
@@ -36,7 +38,7 @@ use engine::{Action, Seat, Suit, Tile};
 use crate::Policy;
 use crate::basic::{common_choice, discard_tiles, fallback, pick_lowest};
 use crate::efficiency::{Candidate, Goal, Seen, candidates, meld_count, wait_value};
-use crate::{beijing, guobiao, shanghai};
+use crate::{beijing, guobiao, ningbo, shanghai};
 
 /// Efficiency, goals and defence.
 #[derive(Clone, Copy, Debug, Default)]
@@ -61,6 +63,9 @@ impl Policy for Strong {
         }
         if beijing::applies(view) {
             return beijing::decide(view, legal, rng);
+        }
+        if ningbo::applies(view) {
+            return ningbo::decide(view, legal, rng);
         }
         let plain = Goal::plain(view);
         let flush = if view.ruleset.rules().plays_on_after_win() {

@@ -116,6 +116,11 @@ fn bots_play_guangdong() {
 }
 
 #[test]
+fn bots_play_ningbo() {
+    check(RulesetId::Ningbo);
+}
+
+#[test]
 fn a_decision_depends_only_on_the_view_and_the_seed() {
     decisions_repeat(RulesetId::SichuanXuezhan, 77);
 }
