@@ -222,10 +222,7 @@ impl<'a> Planner<'a> {
     }
 
     fn useful(&self, hand: &TileCounts, sets: u8) -> i64 {
-        i64::from(
-            self.goal
-                .useful(hand, sets, &self.seen, self.view.tile_set),
-        )
+        i64::from(self.goal.useful(hand, sets, &self.seen, self.view.tile_set))
     }
 
     /// What a ready hand waits on: for each completing tile, its copies to come times what a
@@ -299,11 +296,14 @@ impl<'a> Planner<'a> {
         let prevalent = self.view.round_wind.tile();
         let mut halves = 0;
         for t in Tile::playing().filter(|t| t.is_honor()) {
-            let worth = i32::from(t.is_dragon()) + i32::from(t == seat_wind) + i32::from(t == prevalent);
+            let worth =
+                i32::from(t.is_dragon()) + i32::from(t == seat_wind) + i32::from(t == prevalent);
             if worth == 0 || Some(t) == self.wild {
                 continue;
             }
-            let melded = melds.iter().any(|m| m.kind != MeldKind::Chow && m.tile == t);
+            let melded = melds
+                .iter()
+                .any(|m| m.kind != MeldKind::Chow && m.tile == t);
             halves += worth
                 * match (melded, hand.get(t)) {
                     (true, _) | (false, 3..) => 2,

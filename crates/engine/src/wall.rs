@@ -315,7 +315,11 @@ mod tests {
         assert_eq!(w.remaining(), 5);
         assert_eq!(w.draw_replacement(), Some(t("6m")));
         assert_eq!(w.draw_replacement(), Some(t("5m")));
-        assert_eq!(w.draw_replacement(), Some(t("3m")), "the tail passes over it");
+        assert_eq!(
+            w.draw_replacement(),
+            Some(t("3m")),
+            "the tail passes over it"
+        );
         let mut w = Wall::from_order(order.clone(), ReplacementEnd::Tail);
         w.turn_up_inside(2, |_| true);
         let live: Vec<Tile> = std::iter::from_fn(|| w.draw()).collect();

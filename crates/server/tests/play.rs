@@ -1104,7 +1104,10 @@ async fn the_rulesets_are_described_as_the_engine_validates_them() {
                     for v in values {
                         assert!(accepts(v), "{id}: {o}");
                     }
-                    assert!(!accepts(json!("no such word")) && !accepts(json!(1)), "{id}: {o}");
+                    assert!(
+                        !accepts(json!("no such word")) && !accepts(json!(1)),
+                        "{id}: {o}"
+                    );
                 }
                 _ => panic!("{id}: an option of unknown type: {o}"),
             }

@@ -88,12 +88,7 @@ fn the_kind_just_chowed_may_not_be_thrown_unless_going_big_single_wait() {
 
 #[test]
 fn a_pung_is_not_made_a_kong_on_the_turn_it_was_claimed() {
-    let mut game = ningbo(
-        "7z7z7z 4p5p6p 7s8s9s 1z1z 3m 9m",
-        "7z",
-        "1p 1p 1p 2s",
-        "3s",
-    );
+    let mut game = ningbo("7z7z7z 4p5p6p 7s8s9s 1z1z 3m 9m", "7z", "1p 1p 1p 2s", "3s");
     discard(&mut game, 0, "7z");
     assert!(game.legal_actions(seat(1)).contains(&Action::ExposedKong));
     game.apply(seat(1), Action::Pung).expect("legal");
@@ -106,14 +101,22 @@ fn a_pung_is_not_made_a_kong_on_the_turn_it_was_claimed() {
         pass_all(&mut game);
     }
     // Its own turn after a draw: now the fourth 7z may be added.
-    assert!(game.legal_actions(seat(1)).contains(&kong), "{:?}", game.legal_actions(seat(1)));
+    assert!(
+        game.legal_actions(seat(1)).contains(&kong),
+        "{:?}",
+        game.legal_actions(seat(1))
+    );
 }
 
 #[test]
 fn a_discarded_caishen_is_dead() {
     let mut game = ningbo("9p9p 4p5p6p 7s8s9s 1z1z 3m 3s 8m", "9p", "2s", "");
     discard(&mut game, 0, "9p");
-    assert!(game.legal_actions(seat(1)).iter().all(|a| !matches!(a, Action::Pung | Action::Pass)));
+    assert!(
+        game.legal_actions(seat(1))
+            .iter()
+            .all(|a| !matches!(a, Action::Pung | Action::Pass))
+    );
     assert!(matches!(game.phase, Phase::Turn(t) if t.seat == seat(1)));
 }
 
@@ -182,7 +185,10 @@ fn a_flower_drawn_is_replaced_from_the_tail_past_the_turned_up_caishen() {
     // the replacement passes over 9p to 2p, completing 1p_3p.
     let mut game = ningbo("1m2m3m 1p3p 4s5s6s 7s8s9s 5z5z", "6z", "2f 8m", "9p 2p");
     game.wild = game.ruleset.rules().wild_tile(&mut game.wall, [1, 4]);
-    assert_eq!(game.wild().map(|w| (w.indicator, w.wild)), Some((tile("9p"), tile("9p"))));
+    assert_eq!(
+        game.wild().map(|w| (w.indicator, w.wild)),
+        Some((tile("9p"), tile("9p")))
+    );
     game.refresh_legal();
     discard(&mut game, 0, "6z");
     assert_eq!(game.seats[seat(1)].flowers, [tile("2f")]);
@@ -216,7 +222,9 @@ fn dealt_hands_turn_up_a_caishen_that_no_draw_takes() {
             // Play the hand out by throwing each drawn tile and passing every claim: the
             // census holds the 144 tiles, the indicator among them, to the end.
             while !game.is_over() {
-                let Some(s) = game.to_act().iter().next() else { break };
+                let Some(s) = game.to_act().iter().next() else {
+                    break;
+                };
                 let legal = game.legal_actions(s).to_vec();
                 let action = legal
                     .iter()

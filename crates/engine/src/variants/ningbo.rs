@@ -168,7 +168,12 @@ impl Ningbo {
         self.caishen
     }
 
-    fn context(&self, dealer: crate::seat::Seat, round_wind: crate::seat::Wind, wild: Option<Tile>) -> fan::Context {
+    fn context(
+        &self,
+        dealer: crate::seat::Seat,
+        round_wind: crate::seat::Wind,
+        wild: Option<Tile>,
+    ) -> fan::Context {
         fan::Context {
             dealer,
             round_wind,
@@ -202,9 +207,12 @@ impl Ningbo {
         let Some(wild) = hand.wild.filter(|w| !w.is_flower()) else {
             return bad("a Ningbo hand always turns up a 财神: give `wild`, a playing tile");
         };
-        let in_meld = hand
-            .seats_in_play()
-            .any(|s| hand.seats[s].melds.iter().any(|m| m.meld.tiles().contains(&wild)));
+        let in_meld = hand.seats_in_play().any(|s| {
+            hand.seats[s]
+                .melds
+                .iter()
+                .any(|m| m.meld.tiles().contains(&wild))
+        });
         if in_meld {
             return bad("a 财神 is never claimed, so it is in no declared meld");
         }
@@ -214,7 +222,9 @@ impl Ningbo {
             .sum::<u32>()
             + hand.wins.iter().filter(|w| w.tile == wild).count() as u32;
         if self.caishen == CaishenRule::Same && held > 3 {
-            return bad("under `same` the indicator is one of the four copies: three 财神 are live");
+            return bad(
+                "under `same` the indicator is one of the four copies: three 财神 are live",
+            );
         }
         Ok(wild)
     }

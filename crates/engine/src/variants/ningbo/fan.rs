@@ -6,7 +6,9 @@
 use crate::meld::MeldKind;
 use crate::seat::{Seat, Wind};
 use crate::settle::{FanItem, SeatHand, Win};
-use crate::shape::{Arrangement, Decomposition, Forms, Set, arrangements, decompositions_with_wilds};
+use crate::shape::{
+    Arrangement, Decomposition, Forms, Set, arrangements, decompositions_with_wilds,
+};
 use crate::tile::{Suit, Tile};
 use crate::tiles::TileCounts;
 
@@ -252,7 +254,13 @@ fn waits_for(groups: &[Group], pair: Tile, k: Tile) -> Vec<Wait> {
 
 impl Reading {
     /// The reading's items, in the order of the table.
-    fn items(&self, ctx: &Context, hand: &SeatHand, win: &Win, flowers: &[FanItem]) -> Vec<FanItem> {
+    fn items(
+        &self,
+        ctx: &Context,
+        hand: &SeatHand,
+        win: &Win,
+        flowers: &[FanItem],
+    ) -> Vec<FanItem> {
         let mut items = Vec::new();
         let self_drawn = win.is_self_draw();
         if self_drawn && win.flags.first_turn {

@@ -55,7 +55,12 @@ pub(super) fn pay(hand: &FinishedHand, win: &Win, share: i64, st: &mut Settlemen
 fn pay_self_draw(hand: &FinishedHand, win: &Win, share: i64, st: &mut Settlement) {
     let feeder = kong_feeder(hand, win);
     let named: Vec<(Seat, u32)> = others(hand, win.seat)
-        .map(|p| (p, relations(hand, win.seat, p) + u32::from(feeder == Some(p))))
+        .map(|p| {
+            (
+                p,
+                relations(hand, win.seat, p) + u32::from(feeder == Some(p)),
+            )
+        })
         .filter(|&(_, n)| n > 0)
         .collect();
     if named.is_empty() {

@@ -95,7 +95,11 @@ fn all_pungs_with_a_single_wait_and_no_caishen_reach_four() {
         json!([meld("pung", "111m", 0)]),
         one_win("7z", json!(3), json!({})),
     ));
-    assert_eq!(tai_of(&out), (4, names(&["碰碰胡", "单吊", "硬胡"])), "{out}");
+    assert_eq!(
+        tai_of(&out),
+        (4, names(&["碰碰胡", "单吊", "硬胡"])),
+        "{out}"
+    );
     assert_eq!(deltas(&out), [0, 8, 0, -8]);
 }
 
@@ -166,12 +170,22 @@ fn the_flushes_and_all_honors_score_their_rows() {
             "4z",
             15,
             vec![
-                "字一色", "碰碰胡", "箭刻", "门风刻", "圈风刻", "单吊", "硬胡",
+                "字一色",
+                "碰碰胡",
+                "箭刻",
+                "门风刻",
+                "圈风刻",
+                "单吊",
+                "硬胡",
             ],
         ),
     ];
     for (concealed, m, tile, tai, items) in cases {
-        let out = settle(hand(concealed, json!([m]), one_win(tile, json!(3), json!({}))));
+        let out = settle(hand(
+            concealed,
+            json!([m]),
+            one_win(tile, json!(3), json!({})),
+        ));
         assert_eq!(tai_of(&out), (tai, names(&items)), "{out}");
         assert_eq!(deltas(&out), [0, 2 * tai, 0, -2 * tai]);
     }
@@ -289,7 +303,10 @@ fn a_win_on_a_concealed_kongs_replacement_is_paid_by_all() {
     let out = settle(kong_flower(kong, &[]));
     assert_eq!(
         tai_of(&out),
-        (5, names(&["排胡", "箭刻", "对倒", "自摸", "杠上花", "硬胡"])),
+        (
+            5,
+            names(&["排胡", "箭刻", "对倒", "自摸", "杠上花", "硬胡"])
+        ),
         "{out}"
     );
     assert_eq!(deltas(&out), [-5, 15, -5, -5]);
@@ -331,7 +348,11 @@ fn the_last_tile_self_drawn_scores_one() {
         "{out}"
     );
     refused(
-        &settle(closed_wait(one_win("2p", json!(3), json!({"last_tile": true})))),
+        &settle(closed_wait(one_win(
+            "2p",
+            json!(3),
+            json!({"last_tile": true}),
+        ))),
         "3 台",
     );
 }
@@ -363,7 +384,11 @@ fn heavenly_and_earthly_hands() {
 #[test]
 fn a_caishen_standing_for_its_own_face_keeps_the_hand_hard() {
     // 财神 5s, held once inside 456s: 平胡 1 + 嵌张 1 + 自摸 1 + 硬胡 1 = 4.
-    let h = with(closed_wait(one_win("2p", json!(null), json!({}))), "wild", json!("5s"));
+    let h = with(
+        closed_wait(one_win("2p", json!(null), json!({}))),
+        "wild",
+        json!("5s"),
+    );
     let out = settle(h);
     assert_eq!(
         tai_of(&out),
@@ -486,7 +511,11 @@ fn flowers_score_the_seats_own_the_sets_and_all_eight() {
         )
     };
     let out = settle(h("2f6f"));
-    assert_eq!(tai_of(&out), (6, names(&["平胡", "嵌张", "自摸", "硬胡", "正花×2"])), "{out}");
+    assert_eq!(
+        tai_of(&out),
+        (6, names(&["平胡", "嵌张", "自摸", "硬胡", "正花×2"])),
+        "{out}"
+    );
     // 1f 3f are other seats' flowers: nothing.
     assert_eq!(tai_of(&settle(h("1f3f"))).0, 4);
     // 春夏秋冬: 正花 1 (夏) + the set 2.
@@ -497,7 +526,11 @@ fn flowers_score_the_seats_own_the_sets_and_all_eight() {
     assert_eq!(tai_of(&settle(h("5f6f7f8f"))).0, 7);
     // All eight: 8 in place of the rest.
     let out = settle(h("1f2f3f4f5f6f7f8f"));
-    assert_eq!(tai_of(&out), (12, names(&["平胡", "嵌张", "自摸", "硬胡", "八花"])), "{out}");
+    assert_eq!(
+        tai_of(&out),
+        (12, names(&["平胡", "嵌张", "自摸", "硬胡", "八花"])),
+        "{out}"
+    );
 }
 
 #[test]
@@ -576,7 +609,10 @@ fn claims_the_other_way_count_too_and_both_directions_double() {
 fn the_feeder_of_a_kong_pays_five_shares_of_its_replacement_win() {
     // An exposed 2p kong claimed from seat 0, 5 台 as above: seat 0 pays 25.
     let kong = json!({"kind": "kong", "tiles": "2222p", "from": 0});
-    assert_eq!(deltas(&settle(kong_flower(kong.clone(), &[]))), [-25, 25, 0, 0]);
+    assert_eq!(
+        deltas(&settle(kong_flower(kong.clone(), &[]))),
+        [-25, 25, 0, 0]
+    );
     // Two melds claimed from seat 0 before the kong: ×5 ×2 = 50. Seat 1 holds 1z1z5z5z now.
     let h = hand(
         "1z1z5z5z",
@@ -635,7 +671,10 @@ fn impossible_hands_are_refused() {
     }
     illegal(h, "give `wild`");
     // A 财神 in a meld, and four copies under `same`.
-    illegal(with(base.clone(), "wild", json!("1m")), "in no declared meld");
+    illegal(
+        with(base.clone(), "wild", json!("1m")),
+        "in no declared meld",
+    );
     let mut h = with(base.clone(), "wild", json!("2p"));
     h["seats"][2] = json!({"concealed": "2p1s2s3s4s5s6s7s8s9s1z1z1z"});
     illegal(h.clone(), "three 财神 are live");
