@@ -68,7 +68,7 @@ use crate::ruleset::{
     WinCheck, WinScore, choice_option, int_option, reject_unknown,
 };
 use crate::settle::{
-    FinishedHand, SeatHand, SettleError, Settlement, Win, WinnerFans, check_physical, describe,
+    FinishedHand, SettleError, Settlement, Win, WinnerFans, check_physical, describe,
 };
 use crate::shape::Forms;
 use crate::table::TableState;
@@ -312,10 +312,4 @@ impl Rules for Ningbo {
             draw_bonus: state.draw_bonus,
         }
     }
-}
-
-/// Whether `hand` holds a 财神 single wait (complete sets and one lone 财神): it may then win
-/// only by self-draw. Bots read it to know a discard will not do.
-pub fn single_caishen_wait(hand: &SeatHand, wild: Option<Tile>) -> bool {
-    fan::single_caishen_wait(hand, wild)
 }

@@ -105,7 +105,7 @@ fn refuse_claimed(ctx: &Context, hand: &SeatHand, win: &Win) -> Result<(), Strin
 /// 财神单吊: the hand before the winning tile is complete sets and one lone 财神, which waits
 /// for any tile as the pair. Tested as "the hand with one more 财神 reads with a pair of 财神",
 /// since that pair then leaves sets only.
-pub(super) fn single_caishen_wait(hand: &SeatHand, wild: Option<Tile>) -> bool {
+fn single_caishen_wait(hand: &SeatHand, wild: Option<Tile>) -> bool {
     let Some(w) = wild else { return false };
     let wilds = hand.concealed.get(w);
     if wilds == 0 {
