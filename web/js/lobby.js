@@ -123,9 +123,15 @@ function optionFields(preset) {
   return (preset?.options ?? []).map((o) => {
     const id = `opt-${o.name}`;
     const data = { option: o.name, kind: o.type, testid: id };
-    const input = o.type === 'bool'
-      ? el('input', { id, type: 'checkbox', checked: o.default === true, dataset: data })
-      : el('input', { id, type: 'number', value: o.default, min: o.min, max: o.max, step: 1, required: true, dataset: data });
+    let input;
+    if (o.type === 'bool') {
+      input = el('input', { id, type: 'checkbox', checked: o.default === true, dataset: data });
+    } else if (o.type === 'choice') {
+      input = el('select', { id, dataset: data }, (o.values ?? []).map((v) => el('option', { value: v }, v)));
+      input.value = o.default;
+    } else {
+      input = el('input', { id, type: 'number', value: o.default, min: o.min, max: o.max, step: 1, required: true, dataset: data });
+    }
     return el('div', { class: ['field', o.type === 'bool' && 'check'] },
       el('label', { for: id }, `${o.name_zh} ${o.name_en}`), input);
   });
@@ -165,7 +171,8 @@ function createCard(ctx, rulesets) {
       }
       const opts = {};
       for (const input of options.querySelectorAll('[data-option]')) {
-        opts[input.dataset.option] = input.dataset.kind === 'bool' ? input.checked : Number(input.value);
+        const kind = input.dataset.kind;
+        opts[input.dataset.option] = kind === 'bool' ? input.checked : kind === 'choice' ? input.value : Number(input.value);
       }
       const spec = {
         ruleset: ruleset.value,

@@ -8,13 +8,15 @@
 //! - [`Simple`]: shanten only, the cheap policy `mahjong simulate` uses to measure the engine;
 //! - [`Basic`]: efficiency only (shanten, then useful tiles unseen);
 //! - [`Strong`]: efficiency with the family's goals and defence (in Guobiao: targets that reach
-//!   the 8-fan minimum; in Shanghai: the qualifying hand types and what they pay; in Suzhou: its
-//!   shapes and seven pairs; in Wuhu: the 8 支 a win needs).
+//!   the 8-fan minimum; in Shanghai: the qualifying hand types and what they pay; in Ningbo:
+//!   ready hands whose waits reach the 4-台 minimum; in Suzhou: its shapes and seven pairs; in
+//!   Wuhu: the 8 支 a win needs).
 
 mod basic;
 mod beijing;
 mod efficiency;
 mod guobiao;
+mod ningbo;
 mod random;
 mod shanghai;
 mod strong;

@@ -32,6 +32,8 @@
 //!   follows seven pairs (8 fan against 平胡's 2) when they are strictly closer.
 //! - **Wuhu** hands are decided in `wuhu.rs`: a win needs 8 tiles of one suit, so the plan
 //!   there is measured against that as well as against shanten.
+//! - **Ningbo** hands are decided in `ningbo.rs`: a win needs 4 台, so a ready hand is valued
+//!   by the engine's own verdict on each wait, and a hand short of 台 in sight is a step further.
 
 use engine::view::{PublicSeat, SeatView};
 use engine::wall::{SeededRng, TileSetKind};
@@ -40,7 +42,7 @@ use engine::{Action, Seat, Suit, Tile};
 use crate::Policy;
 use crate::basic::{common_choice, discard_tiles, fallback, pick_lowest};
 use crate::efficiency::{Candidate, Goal, Seen, candidates, meld_count, wait_value};
-use crate::{beijing, guobiao, shanghai, suzhou, wuhu};
+use crate::{beijing, guobiao, ningbo, shanghai, suzhou, wuhu};
 
 /// Efficiency, goals and defence.
 #[derive(Clone, Copy, Debug, Default)]
@@ -71,6 +73,9 @@ impl Policy for Strong {
         }
         if suzhou::applies(view) {
             return suzhou::decide(view, legal, rng);
+        }
+        if ningbo::applies(view) {
+            return ningbo::decide(view, legal, rng);
         }
         let plain = Goal::plain(view);
         let flush = if view.ruleset.rules().plays_on_after_win() {

@@ -126,6 +126,11 @@ fn bots_play_wuhu() {
 }
 
 #[test]
+fn bots_play_ningbo() {
+    check(RulesetId::Ningbo);
+}
+
+#[test]
 fn a_decision_depends_only_on_the_view_and_the_seed() {
     decisions_repeat(RulesetId::SichuanXuezhan, 77);
 }

@@ -181,7 +181,7 @@ fn simulate_is_deterministic_and_replayable() {
 #[test]
 fn bad_arguments_are_refused_with_a_message() {
     let out = mahjong()
-        .args(["simulate", "--ruleset", "ningbo", "--hands", "1"])
+        .args(["simulate", "--ruleset", "two-player", "--hands", "1"])
         .output()
         .expect("runs");
     assert!(!out.status.success());

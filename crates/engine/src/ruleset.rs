@@ -15,6 +15,7 @@ use crate::tile::Tile;
 use crate::variants::beijing::Beijing;
 use crate::variants::guangdong::Guangdong;
 use crate::variants::guobiao::Guobiao;
+use crate::variants::ningbo::Ningbo;
 use crate::variants::shanghai::Shanghai;
 use crate::variants::sichuan::Sichuan;
 use crate::variants::suzhou::Suzhou;
@@ -58,11 +59,14 @@ pub enum RulesetId {
     /// `wuhu`: 芜湖麻将 2468, 八支起胡, 底番 + 支番 with 押当, 嘴子, everyone pays every win.
     #[serde(rename = "wuhu")]
     Wuhu,
+    /// `ningbo`: 宁波麻将, flowers and a 财神 wild, 台 added up with a 4-台 minimum.
+    #[serde(rename = "ningbo")]
+    Ningbo,
 }
 
 impl RulesetId {
     /// Every implemented preset.
-    pub const ALL: [RulesetId; 11] = [
+    pub const ALL: [RulesetId; 12] = [
         RulesetId::Beijing,
         RulesetId::Beijing2020,
         RulesetId::Shanghai,
@@ -74,6 +78,7 @@ impl RulesetId {
         RulesetId::Guangdong,
         RulesetId::Suzhou,
         RulesetId::Wuhu,
+        RulesetId::Ningbo,
     ];
 
     /// The stable id string.
@@ -90,12 +95,13 @@ impl RulesetId {
             RulesetId::Guangdong => "guangdong",
             RulesetId::Suzhou => "suzhou",
             RulesetId::Wuhu => "wuhu",
+            RulesetId::Ningbo => "ningbo",
         }
     }
 }
 
 /// Presets named in the rules spec whose families are not built yet.
-const PLANNED: [&str; 2] = ["ningbo", "two-player"];
+const PLANNED: [&str; 1] = ["two-player"];
 
 impl fmt::Display for RulesetId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -108,7 +114,7 @@ impl fmt::Display for RulesetId {
 pub enum RulesetIdError {
     /// Not a preset of the rules spec.
     #[error(
-        "unknown ruleset `{0}` (known: beijing, beijing-2020, shanghai, sichuan, sichuan-xuezhan, sichuan-xuezhan-9, guobiao, guobiao-house, guangdong, suzhou, wuhu)"
+        "unknown ruleset `{0}` (known: beijing, beijing-2020, shanghai, sichuan, sichuan-xuezhan, sichuan-xuezhan-9, guobiao, guobiao-house, guangdong, ningbo, suzhou, wuhu)"
     )]
     Unknown(String),
     /// A preset of the spec that this build does not play yet.
@@ -223,6 +229,31 @@ pub fn bool_option(raw: &RawOptions, name: &str, default: bool) -> Result<bool, 
             name: name.to_owned(),
             problem: format!("expected true or false, got {v:?}"),
         }),
+    }
+}
+
+/// Reads a word option that must be one of `values`.
+///
+/// # Errors
+/// [`OptionError::BadValue`] for a value that is not one of the words.
+pub fn choice_option(
+    raw: &RawOptions,
+    name: &str,
+    default: &'static str,
+    values: &'static [&'static str],
+) -> Result<&'static str, OptionError> {
+    let bad = |v: &OptionValue| OptionError::BadValue {
+        name: name.to_owned(),
+        problem: format!("expected one of {}, got {v:?}", values.join(", ")),
+    };
+    match raw.get(name) {
+        None => Ok(default),
+        Some(v @ OptionValue::Text(word)) => values
+            .iter()
+            .copied()
+            .find(|w| w == word)
+            .ok_or_else(|| bad(v)),
+        Some(v) => Err(bad(v)),
     }
 }
 
@@ -349,9 +380,29 @@ pub trait Rules: Send + Sync {
         false
     }
     /// Turns up an indicator after the deal and names the wild kind (惠牌, 财神), for families
-    /// that have one; the indicator is taken out of the wall.
-    fn wild_tile(&self, _wall: &mut crate::wall::Wall) -> Option<crate::wall::WildDraw> {
+    /// that have one; the indicator is taken out of the wall. `dice` are the hand's dice
+    /// (Ningbo counts the smaller one to find the 财神).
+    fn wild_tile(
+        &self,
+        _wall: &mut crate::wall::Wall,
+        _dice: [u8; 2],
+    ) -> Option<crate::wall::WildDraw> {
         None
+    }
+    /// How many stacks into the chosen side the wall is broken: the dice's sum by default,
+    /// the larger die in Ningbo (the sum still picks the side).
+    fn break_stacks(&self, dice: [u8; 2]) -> u8 {
+        dice[0] + dice[1]
+    }
+    /// Whether the seat that has just chowed may not discard a tile of the claimed kind on
+    /// that turn, unless the chow was its fourth meld (Ningbo: no 吃张打张 except going 大吊).
+    fn bars_discarding_chowed_tile(&self) -> bool {
+        false
+    }
+    /// Whether the seat that has just punged may not make that pung a kong on the same turn
+    /// (Ningbo: 碰后不能马上杠).
+    fn bars_kong_after_pung(&self) -> bool {
+        false
     }
     /// Whether this is a legal win and what it scores; `Err` says why not.
     ///
@@ -443,6 +494,7 @@ enum Family {
     Guangdong(Guangdong),
     Suzhou(Suzhou),
     Wuhu(Wuhu),
+    Ningbo(Ningbo),
     #[cfg(test)]
     Plain(crate::variants::testing::Plain),
 }
@@ -463,6 +515,7 @@ impl Ruleset {
             RulesetId::Guangdong => Family::Guangdong(Guangdong::new(raw)?),
             RulesetId::Suzhou => Family::Suzhou(Suzhou::new(raw)?),
             RulesetId::Wuhu => Family::Wuhu(Wuhu::new(raw)?),
+            RulesetId::Ningbo => Family::Ningbo(Ningbo::new(raw)?),
         };
         Ok(Ruleset { family })
     }
@@ -482,6 +535,7 @@ impl Ruleset {
             Family::Guangdong(g) => g,
             Family::Suzhou(s) => s,
             Family::Wuhu(w) => w,
+            Family::Ningbo(n) => n,
             #[cfg(test)]
             Family::Plain(p) => p,
         }
@@ -510,6 +564,7 @@ impl Ruleset {
             Family::Guangdong(g) => g.options(),
             Family::Suzhou(s) => s.options(),
             Family::Wuhu(w) => w.options(),
+            Family::Ningbo(n) => n.options(),
             #[cfg(test)]
             Family::Plain(_) => RawOptions::new(),
         }
@@ -527,6 +582,11 @@ pub enum OptionKind {
         min: i64,
         /// The largest value accepted.
         max: i64,
+    },
+    /// One word of a fixed list.
+    Choice {
+        /// The words accepted; the first is not necessarily the default.
+        values: &'static [&'static str],
     },
 }
 
@@ -565,6 +625,21 @@ impl OptionSpec {
         }
     }
 
+    /// A word from `values`.
+    pub const fn choice(
+        name: &'static str,
+        name_zh: &'static str,
+        name_en: &'static str,
+        values: &'static [&'static str],
+    ) -> OptionSpec {
+        OptionSpec {
+            name,
+            name_zh,
+            name_en,
+            kind: OptionKind::Choice { values },
+        }
+    }
+
     /// A switch.
     pub const fn bool(name: &'static str, name_zh: &'static str, name_en: &'static str) -> Self {
         OptionSpec {
@@ -591,6 +666,7 @@ impl RulesetId {
             RulesetId::Guangdong => "广东鸡平胡",
             RulesetId::Suzhou => "苏州麻将",
             RulesetId::Wuhu => "芜湖麻将（2468）",
+            RulesetId::Ningbo => "宁波麻将",
         }
     }
 
@@ -608,6 +684,7 @@ impl RulesetId {
             RulesetId::Guangdong => "Guangdong chicken hand",
             RulesetId::Suzhou => "Suzhou",
             RulesetId::Wuhu => "Wuhu 2468",
+            RulesetId::Ningbo => "Ningbo",
         }
     }
 }
@@ -624,6 +701,7 @@ impl Ruleset {
             Family::Guangdong(g) => g.option_specs(),
             Family::Suzhou(s) => s.option_specs(),
             Family::Wuhu(w) => w.option_specs(),
+            Family::Ningbo(n) => n.option_specs(),
             #[cfg(test)]
             Family::Plain(_) => Vec::new(),
         }

@@ -201,6 +201,26 @@ impl Wall {
         self.tiles.get(self.back).copied()
     }
 
+    /// Turns up a tile inside the wall as an indicator that stays where it lies (Ningbo's 财神):
+    /// counting `depth` tiles in from the tail end, the first that `keep` accepts is taken out
+    /// of every draw, so the live end and the replacements pass over it ("财神这一张跳过") and
+    /// every other tile keeps its place in the order. `None` when no such tile is left.
+    pub fn turn_up_inside(&mut self, depth: usize, keep: impl Fn(Tile) -> bool) -> Option<Tile> {
+        let mut i = self.back.checked_sub(depth + 1)?;
+        loop {
+            if i < self.front {
+                return None;
+            }
+            let t = *self.tiles.get(i)?;
+            if keep(t) {
+                self.tiles.remove(i);
+                self.back -= 1;
+                return Some(t);
+            }
+            i = i.checked_sub(1)?;
+        }
+    }
+
     /// The tiles still in the wall, reserve included (census and the record; never sent).
     pub fn live_and_tail(&self) -> &[Tile] {
         &self.tiles[self.front..self.back]
@@ -211,7 +231,8 @@ impl Wall {
         self.front
     }
 
-    /// The whole order as dealt (for the record; never sent to clients).
+    /// The whole order as dealt, less a tile turned up inside the wall (for the record; never
+    /// sent to clients).
     pub fn order(&self) -> &[Tile] {
         &self.tiles
     }
@@ -279,6 +300,34 @@ mod tests {
         assert_eq!(next_for_indicator(t("7z")), t("6z"));
         assert_eq!(next_for_indicator(t("6z")), t("5z"));
         assert_eq!(next_for_indicator(t("5z")), t("7z"));
+    }
+
+    #[test]
+    fn a_tile_turned_up_inside_the_wall_is_skipped_by_both_ends() {
+        let t = |s: &str| s.parse::<Tile>().expect("tile");
+        let order: Vec<Tile> = ["1m", "2m", "3m", "4m", "5m", "6m"]
+            .iter()
+            .map(|s| t(s))
+            .collect();
+        // Two tiles in from the tail (its second stack's top): 4m.
+        let mut w = Wall::from_order(order.clone(), ReplacementEnd::Tail);
+        assert_eq!(w.turn_up_inside(2, |_| true), Some(t("4m")));
+        assert_eq!(w.remaining(), 5);
+        assert_eq!(w.draw_replacement(), Some(t("6m")));
+        assert_eq!(w.draw_replacement(), Some(t("5m")));
+        assert_eq!(
+            w.draw_replacement(),
+            Some(t("3m")),
+            "the tail passes over it"
+        );
+        let mut w = Wall::from_order(order.clone(), ReplacementEnd::Tail);
+        w.turn_up_inside(2, |_| true);
+        let live: Vec<Tile> = std::iter::from_fn(|| w.draw()).collect();
+        assert_eq!(live, [t("1m"), t("2m"), t("3m"), t("5m"), t("6m")]);
+        // A tile refused (a flower) is left in place and the next toward the tail is taken.
+        let mut w = Wall::from_order(order, ReplacementEnd::Tail);
+        assert_eq!(w.turn_up_inside(2, |x| x != t("4m")), Some(t("3m")));
+        assert_eq!(w.turn_up_inside(9, |_| true), None);
     }
 
     #[test]

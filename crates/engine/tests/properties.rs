@@ -240,6 +240,9 @@ fn check_ruleset(ruleset: &Ruleset) {
         if matches!(id, RulesetId::Guobiao) {
             assert_guobiao_minimum(seed, st);
         }
+        if matches!(id, RulesetId::Ningbo) {
+            assert_ningbo_minimum(seed, st);
+        }
         if deep || seed % 10 == 0 {
             assert_hidden(&game);
         }
@@ -271,6 +274,22 @@ fn check_ruleset(ruleset: &Ruleset) {
         wins as u64 > hands / share,
         "{id}: only {wins} wins in {hands} hands"
     );
+}
+
+/// No Ningbo win the state machine accepted is below 4 台 without the three-财神 bonus.
+fn assert_ningbo_minimum(seed: u64, st: &engine::settle::Settlement) {
+    for w in &st.fans {
+        let counted: i64 = w
+            .items
+            .iter()
+            .filter(|i| i.name != "三财神")
+            .map(|i| i.value * i64::from(i.count))
+            .sum();
+        assert!(
+            counted >= engine::variants::ningbo::MIN_TAI,
+            "seed {seed}: a win of {counted} 台 without the bonus: {w:?}"
+        );
+    }
 }
 
 /// No win the state machine accepted is below 8 fans without flowers.
@@ -369,6 +388,22 @@ fn wuhu_with_the_discarder_paying_all_invariants() {
     );
     raw.insert("base".into(), engine::ruleset::OptionValue::Int(2));
     check_ruleset(&Ruleset::new(RulesetId::Wuhu, &raw).expect("valid options"));
+}
+
+#[test]
+fn ningbo_invariants() {
+    check_preset(RulesetId::Ningbo);
+}
+
+#[test]
+fn ningbo_with_the_next_caishen_and_a_base_invariants() {
+    let mut raw = engine::ruleset::RawOptions::new();
+    raw.insert(
+        "caishen_rule".into(),
+        engine::ruleset::OptionValue::Text("next".into()),
+    );
+    raw.insert("base".into(), engine::ruleset::OptionValue::Int(5));
+    check_ruleset(&Ruleset::new(RulesetId::Ningbo, &raw).expect("valid options"));
 }
 
 #[test]

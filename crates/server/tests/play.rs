@@ -1098,6 +1098,17 @@ async fn the_rulesets_are_described_as_the_engine_validates_them() {
                     );
                     assert!(!accepts(json!(true)), "{id}: {o}");
                 }
+                Some("choice") => {
+                    let values = o["values"].as_array().cloned().unwrap_or_default();
+                    assert!(!values.is_empty(), "{id}: a choice without its words: {o}");
+                    for v in values {
+                        assert!(accepts(v), "{id}: {o}");
+                    }
+                    assert!(
+                        !accepts(json!("no such word")) && !accepts(json!(1)),
+                        "{id}: {o}"
+                    );
+                }
                 _ => panic!("{id}: an option of unknown type: {o}"),
             }
         }

@@ -55,7 +55,7 @@ impl Game {
                 },
             );
         }
-        self.wild = self.ruleset.rules().wild_tile(&mut self.wall);
+        self.wild = self.ruleset.rules().wild_tile(&mut self.wall, self.dice);
         if let Some(w) = self.wild {
             self.emit(
                 Audience::Everyone,
@@ -123,10 +123,10 @@ impl Game {
 }
 
 /// Where the live wall starts, from the dice: the sum picks a side counted from the dealer and
-/// then that many stacks into it, two tiles per stack.
-pub(super) fn break_position(dice: [u8; 2], tiles: usize) -> usize {
+/// then `stacks` stacks into it (the sum again in most families), two tiles per stack.
+pub(super) fn break_position(dice: [u8; 2], stacks: u8, tiles: usize) -> usize {
     let sum = usize::from(dice[0] + dice[1]);
     let stacks_per_side = tiles / 8;
-    let side = (sum - 1) % 4;
-    ((side * stacks_per_side + sum) * 2) % tiles.max(1)
+    let side = (sum.max(1) - 1) % 4;
+    ((side * stacks_per_side + usize::from(stacks)) * 2) % tiles.max(1)
 }

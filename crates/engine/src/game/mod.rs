@@ -175,7 +175,8 @@ impl Game {
         let mut rng = SeededRng::new(seed);
         let mut wall = Wall::shuffled(rules.tile_set(), &mut rng, rules.replacement_end());
         let dice = [rng.die(), rng.die()];
-        wall.break_at(deal::break_position(dice, rules.tile_set().len()));
+        let stacks = rules.break_stacks(dice);
+        wall.break_at(deal::break_position(dice, stacks, rules.tile_set().len()));
         wall.set_reserve(rules.reserve(0));
         let mut game = Game {
             ruleset,
@@ -600,6 +601,8 @@ pub(crate) type Options = ArrayVec<Action, 8>;
 mod beijing_tests;
 #[cfg(test)]
 mod guangdong_tests;
+#[cfg(test)]
+mod ningbo_tests;
 #[cfg(test)]
 mod shanghai_tests;
 #[cfg(test)]

@@ -16,6 +16,7 @@ impl Game {
         let seat = turn.seat;
         let rules = self.ruleset.rules();
         let st = &self.seats[seat];
+        let claimed = self.just_claimed(turn);
         let mut out = Vec::new();
         if let Some(t) = turn.drawn {
             let win = Win {
@@ -52,8 +53,13 @@ impl Game {
                     out.push(Action::ConcealedKong { tile: t });
                 }
             }
+            // 碰后不能马上杠: where the family says so, not the pung just made.
+            let just_punged = claimed
+                .filter(|m| m.kind == MeldKind::Pung && rules.bars_kong_after_pung())
+                .map(|m| m.tile);
             for m in &st.melds {
-                if m.meld.kind == MeldKind::Pung && st.concealed.get(m.meld.tile) > 0 {
+                let barred = just_punged == Some(m.meld.tile);
+                if m.meld.kind == MeldKind::Pung && st.concealed.get(m.meld.tile) > 0 && !barred {
                     out.push(Action::AddedKong { tile: m.meld.tile });
                 }
             }
@@ -69,12 +75,40 @@ impl Game {
         }
         // 定缺: tiles of the void suit go first while any are held.
         let void_held = st.void.filter(|&v| st.concealed.suit_total(v) > 0);
+        let first_discard = out.len();
         for t in st.concealed.kinds().iter() {
             if void_held.is_none_or(|v| t.suit() == v) {
                 out.push(Action::Discard { tile: t });
             }
         }
+        // 吃张打张: where the family bars it, not the kind just chowed, unless the chow was the
+        // fourth meld (大吊: either of the last two tiles may go). Never bars every discard.
+        let chowed = claimed
+            .filter(|m| m.kind == MeldKind::Chow && rules.bars_discarding_chowed_tile())
+            .filter(|_| st.melds.len() < 4)
+            .and_then(|m| m.claimed);
+        if let Some(c) = chowed {
+            let others = out[first_discard..]
+                .iter()
+                .any(|a| *a != Action::Discard { tile: c });
+            if others {
+                out.retain(|a| *a != Action::Discard { tile: c });
+            }
+        }
         out
+    }
+
+    /// The meld `turn` follows when the seat has just claimed a discard (a chow or pung: the
+    /// turn then has no drawn tile and the claimed meld is the seat's last).
+    fn just_claimed(&self, turn: &Turn) -> Option<Meld> {
+        if turn.drawn.is_some() || turn.after_kong {
+            return None;
+        }
+        self.seats[turn.seat]
+            .melds
+            .last()
+            .map(|m| m.meld)
+            .filter(|m| m.claimed.is_some() && !m.is_kong())
     }
 
     fn turn_flags(&self, turn: &Turn) -> WinFlags {

@@ -200,7 +200,7 @@ impl Rules for Beijing {
     fn reserve(&self, kongs: u32) -> usize {
         RESERVE + 2 * kongs.saturating_sub(1) as usize
     }
-    fn wild_tile(&self, wall: &mut Wall) -> Option<WildDraw> {
+    fn wild_tile(&self, wall: &mut Wall, _dice: [u8; 2]) -> Option<WildDraw> {
         if self.y2020() {
             return None;
         }

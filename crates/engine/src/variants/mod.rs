@@ -4,6 +4,7 @@
 pub mod beijing;
 pub mod guangdong;
 pub mod guobiao;
+pub mod ningbo;
 pub(crate) mod rotation;
 pub mod shanghai;
 pub mod sichuan;

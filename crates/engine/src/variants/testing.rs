@@ -47,7 +47,11 @@ impl Rules for Plain {
     fn reserve(&self, kongs: u32) -> usize {
         self.reserve + 2 * kongs.saturating_sub(1) as usize
     }
-    fn wild_tile(&self, wall: &mut crate::wall::Wall) -> Option<crate::wall::WildDraw> {
+    fn wild_tile(
+        &self,
+        wall: &mut crate::wall::Wall,
+        _dice: [u8; 2],
+    ) -> Option<crate::wall::WildDraw> {
         if !self.wild {
             return None;
         }

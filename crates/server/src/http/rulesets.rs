@@ -38,7 +38,7 @@ pub(super) struct OptionInfo {
     name_zh: &'static str,
     /// Its name in English.
     name_en: &'static str,
-    /// `bool` or `int`.
+    /// `bool`, `int` or `choice` (one word of `values`).
     #[serde(rename = "type")]
     kind: &'static str,
     /// The value when it is not given.
@@ -49,6 +49,9 @@ pub(super) struct OptionInfo {
     /// The largest value accepted (`int`).
     #[serde(skip_serializing_if = "Option::is_none")]
     max: Option<i64>,
+    /// The words accepted (`choice`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    values: Option<Vec<&'static str>>,
 }
 
 /// Every ruleset a room may play, with its room options and default match length.
@@ -78,9 +81,10 @@ fn describe(id: RulesetId) -> Option<RulesetInfo> {
 }
 
 fn option(spec: OptionSpec, default: Option<&engine::ruleset::OptionValue>) -> OptionInfo {
-    let (kind, min, max) = match spec.kind {
-        OptionKind::Bool => ("bool", None, None),
-        OptionKind::Int { min, max } => ("int", Some(min), Some(max)),
+    let (kind, min, max, values) = match spec.kind {
+        OptionKind::Bool => ("bool", None, None, None),
+        OptionKind::Int { min, max } => ("int", Some(min), Some(max), None),
+        OptionKind::Choice { values } => ("choice", None, None, Some(values.to_vec())),
     };
     OptionInfo {
         name: spec.name,
@@ -90,5 +94,6 @@ fn option(spec: OptionSpec, default: Option<&engine::ruleset::OptionValue>) -> O
         default: serde_json::to_value(default).unwrap_or_default(),
         min,
         max,
+        values,
     }
 }

@@ -1,0 +1,315 @@
+//! 宁波麻将: preset `ningbo`, as decided in `shared/rules/others.md` (seed 004).
+//!
+//! 144 tiles with flowers, set aside and replaced from the tail as they come. Two dice: the sum
+//! picks the wall's side and the larger die the stacks to the break; after the deal the
+//! smaller die, counted in stacks from the break toward the tail, finds the 财神 indicator,
+//! which is turned face up where it lies and skipped by every draw. Its kind is the 财神
+//! (`caishen_rule` `same`: three live) or the kind after it (`next`: four live). A 财神 stands
+//! for any tile in the concealed sets and the pair, is never claimed (a discarded one is dead,
+//! and no chow is made with one) and may be discarded as itself. Chows by the 下家, pungs,
+//! kongs, robbing an added kong; head bump (no 一炮多响). Winning shapes are four sets and a
+//! pair. 台 add up (table in `ningbo/fan.rs`), at least 4 to win, the three-财神 bonus not
+//! counting toward them; a share is 台 × `base`. The discarder pays two shares, a self-draw one
+//! from each, a robbed kong five from the robbed player; claim relations (吃碰三摊) and the
+//! feeder of a 杠上开花 kong move the payment (`ningbo/pay.rs`). The dealer keeps the deal after
+//! his own win or a drawn hand; wind rounds advance when the deal returns to the first dealer.
+//! Restrictions in play: no discarding the kind just chowed unless the chow was the fourth
+//! meld (大吊); no kong of a pung on the turn it was claimed; three 财神 and a 财神 single wait
+//! win only by self-draw.
+//!
+//! Decisions taken here where the spec is silent (sources: the seed's text, and the public
+//! Ningbo game servers the spec's Decisions cite, which play 三百搭 this way):
+//! - **Room options** are `base` (the points of one 台, default 1) and `caishen_rule` (`same`
+//!   or `next`, default `same`).
+//! - **The 财神 stack.** Stacks count two tiles from the tail end, the top tile of a stack being
+//!   the one a replacement would take first; a flower there is passed over toward the tail.
+//!   The indicator is out of every draw, so the wall is drawn to its end less that tile.
+//! - **No seven pairs** and no other special shape: the 台 table has no row for one.
+//! - **Flower replacements are not 杠上花**: 杠上花 is "杠后杠上开花", a kong's replacement; a
+//!   flower is set aside by the engine as it comes, as in the other flower families.
+//! - **Flower 台.** Each of the seat's own flowers 1 (East 春/梅 … North 冬/菊), each whole set
+//!   of four 2 on top, and all eight 8 in place of all of those: "同时杠到此8张花算8台" names
+//!   the holding's whole worth.
+//! - **字一色** is every tile an honor (winds and dragons): 字 are the honors in every Chinese
+//!   table, and the seed's "风牌" gloss would leave dragon hands with no row.
+//! - **排胡** (0) is shown when the reading is neither 碰碰胡 nor 平胡; it adds nothing.
+//! - **天胡 / 地胡** are self-draws in the first go-around before any claim (the dealer's dealt
+//!   fourteen, a non-dealer's first draw); they add to the hand's other items like every row.
+//! - **海底** is a self-draw of the last tile of the wall, as Guangdong decided for 海底捞月; a
+//!   win on the discard after it scores nothing extra.
+//! - **大吊** is four declared melds (a concealed kong included, as Beijing decided) and a win on
+//!   the pair; it adds to 单吊, which the table lists apart.
+//! - **财神单吊** is a hand of complete sets and one lone 财神, which waits for any tile as the
+//!   pair; such a hand wins only by self-draw, whatever other reading the tile allows.
+//! - **Three 财神** is holding three or more (four are possible under `next`); the bonus is 3 台
+//!   either way, and any such hand wins only by self-draw.
+//! - **Relations** (吃碰三摊) count each direction between the winner and another player in which
+//!   three or more melds were claimed (an exposed kong is a claimed meld). On a self-draw every
+//!   player a relation or the 杠上开花 feeder names pays five shares, doubled for each further
+//!   reason naming the same player (two claims and the kong: ×5 ×2), and nobody else pays. On a
+//!   discard win the discarder pays two shares and every related player two more per relation
+//!   (×4 when the discarder is related). A robbed kong is paid like a discard with five shares
+//!   instead of two, the relations adding theirs.
+//! - **杠上开花 fed by a discard** is a win on the replacement of the last kong the winner
+//!   declared, when that kong was exposed (claimed on a discard), as in Guangdong.
+//! - **Wind rounds**: the table's first dealer opens the East round (the dealer is East, so
+//!   "East deals first"); a round ends when the deal passes from its last dealer to the first
+//!   dealer again, as in Guangdong.
+//! - No 漏胡 or 过水: the text has no pass-then-win rule.
+
+mod fan;
+mod pay;
+
+#[cfg(test)]
+mod tests;
+
+use crate::ruleset::{
+    HandResult, NextHand, OptionError, OptionSpec, OptionValue, RawOptions, Rules, RulesetId,
+    WinCheck, WinScore, choice_option, int_option, reject_unknown,
+};
+use crate::settle::{
+    FinishedHand, SettleError, Settlement, Win, WinnerFans, check_physical, describe,
+};
+use crate::shape::Forms;
+use crate::table::TableState;
+use crate::tile::Tile;
+use crate::wall::{ReplacementEnd, TileSetKind, Wall, WildDraw, next_for_indicator};
+
+pub use fan::{MIN_TAI, THREE_CAISHEN_TAI};
+pub use pay::{
+    DISCARD_RELATION_SHARES, DISCARD_SHARES, RELATION_CLAIMS, ROBBED_SHARES,
+    SELF_DRAW_RELATION_SHARES,
+};
+
+/// Which kind the turned-up tile makes the 财神.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CaishenRule {
+    /// The turned tile's own kind: its three other copies are live (三百搭).
+    Same,
+    /// The kind after it (as Beijing's 惠牌): four live.
+    Next,
+}
+
+impl CaishenRule {
+    /// The words of the room option.
+    const WORDS: &'static [&'static str] = &["same", "next"];
+
+    fn word(self) -> &'static str {
+        match self {
+            CaishenRule::Same => "same",
+            CaishenRule::Next => "next",
+        }
+    }
+
+    /// The 财神 kind an indicator names.
+    pub fn wild_for(self, indicator: Tile) -> Tile {
+        match self {
+            CaishenRule::Same => indicator,
+            CaishenRule::Next => next_for_indicator(indicator),
+        }
+    }
+}
+
+/// The Ningbo family with validated room options.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ningbo {
+    /// Points of one 台 (a share is 台 × base).
+    base: i64,
+    /// How the 财神 kind follows from the turned tile.
+    caishen: CaishenRule,
+}
+
+/// Points of one 台.
+const BASE: OptionSpec = OptionSpec::int("base", "底分", "Points per tai", 1..=1_000_000);
+/// How the 财神 kind follows from the turned tile.
+const CAISHEN_RULE: OptionSpec = OptionSpec::choice(
+    "caishen_rule",
+    "财神",
+    "Wild: the turned kind (same) or the next (next)",
+    CaishenRule::WORDS,
+);
+
+impl Ningbo {
+    /// Validates options.
+    ///
+    /// # Errors
+    /// An unknown option, a base out of range, or a `caishen_rule` other than `same` / `next`.
+    pub fn new(raw: &RawOptions) -> Result<Ningbo, OptionError> {
+        const KNOWN: &str = "base, caishen_rule";
+        reject_unknown(raw, RulesetId::Ningbo, KNOWN)?;
+        let caishen = match choice_option(raw, CAISHEN_RULE.name, "same", CaishenRule::WORDS)? {
+            "next" => CaishenRule::Next,
+            _ => CaishenRule::Same,
+        };
+        Ok(Ningbo {
+            base: int_option(raw, BASE.name, 1, 1..=1_000_000)?,
+            caishen,
+        })
+    }
+
+    /// The validated options, defaults filled in.
+    pub fn options(&self) -> RawOptions {
+        let mut o = RawOptions::new();
+        o.insert(BASE.name.into(), OptionValue::Int(self.base));
+        o.insert(
+            CAISHEN_RULE.name.into(),
+            OptionValue::Text(self.caishen.word().into()),
+        );
+        o
+    }
+
+    /// The room options [`Ningbo::new`] accepts.
+    pub fn option_specs(&self) -> Vec<OptionSpec> {
+        vec![BASE, CAISHEN_RULE]
+    }
+
+    /// The rule turning the indicator into the 财神.
+    pub fn caishen_rule(&self) -> CaishenRule {
+        self.caishen
+    }
+
+    fn context(
+        &self,
+        dealer: crate::seat::Seat,
+        round_wind: crate::seat::Wind,
+        wild: Option<Tile>,
+    ) -> fan::Context {
+        fan::Context {
+            dealer,
+            round_wind,
+            wild,
+        }
+    }
+
+    /// Scores one win of a finished hand.
+    fn judge(&self, hand: &FinishedHand, win: &Win) -> Result<fan::Scored, SettleError> {
+        let sh = &hand.seats[win.seat];
+        let ctx = self.context(hand.dealer, hand.round_wind, hand.wild);
+        fan::score(&ctx, sh, win).map_err(|reason| SettleError::NotAWin {
+            seat: win.seat,
+            hand: describe(sh),
+            tile: win.tile,
+            reason,
+        })
+    }
+
+    /// What the settle format must agree with: four players, one win at most (head bump), a
+    /// 财神 kind that is a playing tile, never in a declared meld, and (under `same`) at most
+    /// the three copies left live by the indicator.
+    fn check_hand(&self, hand: &FinishedHand) -> Result<Tile, SettleError> {
+        let bad = |s: &str| Err(SettleError::Inconsistent(s.to_owned()));
+        if hand.players != 4 {
+            return bad("Ningbo is played by four");
+        }
+        if hand.wins.len() > 1 {
+            return bad("Ningbo has no 一炮多响: the first winner in turn order takes the hand");
+        }
+        let Some(wild) = hand.wild.filter(|w| !w.is_flower()) else {
+            return bad("a Ningbo hand always turns up a 财神: give `wild`, a playing tile");
+        };
+        let in_meld = hand.seats_in_play().any(|s| {
+            hand.seats[s]
+                .melds
+                .iter()
+                .any(|m| m.meld.tiles().contains(&wild))
+        });
+        if in_meld {
+            return bad("a 财神 is never claimed, so it is in no declared meld");
+        }
+        let held: u32 = hand
+            .seats_in_play()
+            .map(|s| u32::from(hand.seats[s].concealed.get(wild)))
+            .sum::<u32>()
+            + hand.wins.iter().filter(|w| w.tile == wild).count() as u32;
+        if self.caishen == CaishenRule::Same && held > 3 {
+            return bad(
+                "under `same` the indicator is one of the four copies: three 财神 are live",
+            );
+        }
+        Ok(wild)
+    }
+}
+
+impl Rules for Ningbo {
+    fn id(&self) -> RulesetId {
+        RulesetId::Ningbo
+    }
+    fn tile_set(&self) -> TileSetKind {
+        TileSetKind::Flowers144
+    }
+    fn replacement_end(&self) -> ReplacementEnd {
+        ReplacementEnd::Tail
+    }
+    fn forms(&self) -> Forms {
+        Forms::STANDARD
+    }
+    fn allows_chow(&self) -> bool {
+        true
+    }
+    fn multi_win(&self) -> bool {
+        false
+    }
+    fn break_stacks(&self, dice: [u8; 2]) -> u8 {
+        dice[0].max(dice[1])
+    }
+    fn wild_tile(&self, wall: &mut Wall, dice: [u8; 2]) -> Option<WildDraw> {
+        // The smaller die's stack from the tail end, its top tile; flowers are passed over.
+        let stack = usize::from(dice[0].min(dice[1]).max(1));
+        let indicator = wall.turn_up_inside(2 * (stack - 1), |t| !t.is_flower())?;
+        Some(WildDraw {
+            indicator,
+            wild: self.caishen.wild_for(indicator),
+        })
+    }
+    fn bars_discarding_chowed_tile(&self) -> bool {
+        true
+    }
+    fn bars_kong_after_pung(&self) -> bool {
+        true
+    }
+    fn evaluate_win(&self, check: &WinCheck<'_>) -> Result<WinScore, String> {
+        let ctx = self.context(check.dealer, check.round_wind, check.wild);
+        let scored = fan::score(&ctx, check.hand, check.win)?;
+        Ok(WinScore {
+            value: scored.total,
+            items: scored.items,
+        })
+    }
+    fn payment_for(&self, value: i64) -> i64 {
+        value * self.base
+    }
+    fn settle(&self, hand: &FinishedHand) -> Result<Settlement, SettleError> {
+        check_physical(hand, TileSetKind::Flowers144)?;
+        self.check_hand(hand)?;
+        let mut st = Settlement::default();
+        for win in &hand.wins {
+            let scored = self.judge(hand, win)?;
+            pay::pay(hand, win, scored.total * self.base, &mut st);
+            st.fans.push(WinnerFans {
+                seat: win.seat,
+                items: scored.items,
+                total: scored.total,
+            });
+        }
+        Ok(st)
+    }
+    fn next_hand(&self, state: &TableState, result: &HandResult) -> NextHand {
+        // 连庄 after the dealer's own win or a drawn hand (黄牌算连庄).
+        let keeps = result.wins.is_empty() || result.wins.iter().any(|w| w.seat == result.dealer);
+        let dealer = if keeps {
+            result.dealer
+        } else {
+            result.dealer.next(4)
+        };
+        let round_ends = !keeps && state.first_dealer == Some(dealer);
+        NextHand {
+            dealer,
+            round_wind: if round_ends {
+                state.round_wind.next()
+            } else {
+                state.round_wind
+            },
+            draw_bonus: state.draw_bonus,
+        }
+    }
+}
