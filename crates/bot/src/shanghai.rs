@@ -49,11 +49,11 @@ use crate::efficiency::{Candidate, Seen, own_melds, wait_value_with};
 use crate::strong::safest_discard;
 
 /// Shanten from which a target is out of reach.
-const OUT_OF_REACH: i8 = 20;
+pub(crate) const OUT_OF_REACH: i8 = 20;
 /// Every playing kind.
-const ALL: u64 = (1 << 34) - 1;
+pub(crate) const ALL: u64 = (1 << 34) - 1;
 /// The honor kinds.
-const HONORS: u64 = 0x7F << 27;
+pub(crate) const HONORS: u64 = 0x7F << 27;
 /// Steps added to a type that pays 底分 + 花 rather than a fixed 勒子, while no other seat
 /// shows melds that could belong to a qualifying hand.
 const LOW_SHARE_STEPS: i8 = 2;
@@ -367,25 +367,34 @@ fn known_hua(view: &SeatView) -> i64 {
 /// Shanten of `hand` towards `target` with `melds` declared ([`OUT_OF_REACH`] when a meld
 /// rules it out). `seen` tells which pungs can still be completed.
 fn distance(target: Target, hand: &TileCounts, melds: &[Meld], seen: &Seen) -> i8 {
-    let outside = |x: &Meld| {
-        x.tiles()
-            .iter()
-            .any(|t| target.mask & (1 << t.index()) == 0)
-    };
+    masked_distance(target.mask, target.pungs, hand, melds, seen)
+}
+
+/// Shanten of `hand` towards four sets and a pair (four pungs and a pair when `pungs`) made
+/// only of the kinds in `mask` (bit = tile index), with `melds` declared; [`OUT_OF_REACH`]
+/// when a meld rules it out. `seen` tells which pungs can still be completed.
+pub(crate) fn masked_distance(
+    mask: u64,
+    pungs: bool,
+    hand: &TileCounts,
+    melds: &[Meld],
+    seen: &Seen,
+) -> i8 {
+    let outside = |x: &Meld| x.tiles().iter().any(|t| mask & (1 << t.index()) == 0);
     if melds
         .iter()
-        .any(|x| outside(x) || (target.pungs && !x.is_pung_or_kong()))
+        .any(|x| outside(x) || (pungs && !x.is_pung_or_kong()))
     {
         return OUT_OF_REACH;
     }
     let mut c = *hand;
     for (i, n) in c.0.iter_mut().enumerate() {
-        if target.mask & (1 << i) == 0 {
+        if mask & (1 << i) == 0 {
             *n = 0;
         }
     }
     let m = melds.len() as u8;
-    if target.pungs {
+    if pungs {
         pung_shanten(&c, 4u8.saturating_sub(m), seen)
     } else {
         shape::shanten(&c, m, Forms::STANDARD).min(OUT_OF_REACH)

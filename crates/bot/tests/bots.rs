@@ -59,14 +59,18 @@ fn play(ruleset: &Ruleset, seed: u64, lineup: [Level; 4]) -> Game {
 }
 
 fn check(id: RulesetId) {
-    let ruleset = Ruleset::with_defaults(id).expect("defaults");
+    check_rules(&Ruleset::with_defaults(id).expect("defaults"));
+}
+
+/// Every level in many hands of `ruleset`; each hand must end (a drawn hand when nobody can win).
+fn check_rules(ruleset: &Ruleset) {
     let lineups = [
         [Level::Strong, Level::Basic, Level::Random, Level::Simple],
         [Level::Strong; 4],
         [Level::Basic; 4],
     ];
     for seed in 0..hands_per_preset() {
-        play(&ruleset, seed, lineups[(seed % 3) as usize]);
+        play(ruleset, seed, lineups[(seed % 3) as usize]);
     }
 }
 
@@ -113,6 +117,14 @@ fn bots_play_guobiao_house() {
 #[test]
 fn bots_play_guangdong() {
     check(RulesetId::Guangdong);
+}
+
+/// Under a 起胡 no level may wait forever for a win it is never offered.
+#[test]
+fn bots_play_guangdong_with_a_minimum_fan() {
+    let mut options = engine::ruleset::RawOptions::new();
+    options.insert("min_fan".into(), engine::ruleset::OptionValue::Int(3));
+    check_rules(&Ruleset::new(RulesetId::Guangdong, &options).expect("options"));
 }
 
 #[test]
