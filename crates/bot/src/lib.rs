@@ -15,6 +15,7 @@
 mod basic;
 mod beijing;
 mod efficiency;
+mod fan_plan;
 mod guangdong;
 mod guobiao;
 mod ningbo;
