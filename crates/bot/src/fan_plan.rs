@@ -29,8 +29,9 @@ use engine::view::SeatView;
 use engine::wall::SeededRng;
 use engine::{Action, KongKind, Meld, MeldKind, SeatSet, Tile, TileCounts};
 
-use crate::basic::{after_meld, discard_tiles, fallback, without};
+use crate::basic::{discard_tiles, fallback, without};
 use crate::efficiency::{Candidate, Seen, own_melds};
+use crate::plan::{self, Plan};
 use crate::shanghai::{OUT_OF_REACH, masked_distance};
 use crate::strong::safest_discard;
 
@@ -57,7 +58,8 @@ pub(crate) fn decide(
     let hand = view.concealed;
     let discards = discard_tiles(legal);
     if discards.is_empty() {
-        return claim(view, legal, &planner, &hand, &melds).unwrap_or_else(|| fallback(legal, rng));
+        return plan::claim(view, legal, &planner, &hand, &melds)
+            .unwrap_or_else(|| fallback(legal, rng));
     }
     let evals: Vec<(Tile, Eval)> = discards
         .iter()
@@ -66,7 +68,7 @@ pub(crate) fn decide(
     let Some(best) = evals.iter().map(|&(_, e)| e).min_by_key(|e| e.key()) else {
         return fallback(legal, rng);
     };
-    if let Some(kong) = own_kong(legal, &planner, &hand, &melds, best) {
+    if let Some(kong) = plan::own_kong(legal, &planner, &hand, &melds, best.key()) {
         return kong;
     }
     // The shared discard choice orders by a small rank: the figures and readiness in order.
@@ -89,48 +91,6 @@ pub(crate) fn decide(
         })
         .collect();
     safest_discard(view, &planner.seen, &scored, legal, rng)
-}
-
-/// A concealed or added kong on one's own turn, when the hand after it is at least as good as
-/// after the best discard now.
-fn own_kong(
-    legal: &[Action],
-    planner: &Planner<'_>,
-    hand: &TileCounts,
-    melds: &[Meld],
-    now: Eval,
-) -> Option<Action> {
-    legal.iter().copied().find(|&a| {
-        after_meld(hand, melds, a, None).is_some_and(|(h, m)| planner.eval(&h, &m).at_least(now))
-    })
-}
-
-/// In a claim window: the claim whose best discard after it leaves the figure no worse, else
-/// `None` (pass).
-fn claim(
-    view: &SeatView,
-    legal: &[Action],
-    planner: &Planner<'_>,
-    hand: &TileCounts,
-    melds: &[Meld],
-) -> Option<Action> {
-    let t = view.last_discard?;
-    let now = planner.eval(hand, melds);
-    let mut best: Option<(Eval, Action)> = None;
-    for &a in legal {
-        let Some((h, m)) = after_meld(hand, melds, a, Some(t)) else {
-            continue;
-        };
-        let after = match a {
-            Action::ExposedKong => planner.eval(&h, &m),
-            _ => planner.best_discard(&h, &m),
-        };
-        if after.at_least(now) && best.is_none_or(|(b, _)| after.key() < b.key()) {
-            best = Some((after, a));
-        }
-    }
-    best.map(|(_, a)| a)
-        .or_else(|| legal.contains(&Action::Pass).then_some(Action::Pass))
 }
 
 /// The shape a target asks for (standard hands only: seven pairs and 十三幺 are not planned).
@@ -191,11 +151,6 @@ impl Eval {
     /// The order of plans: the lower figure, then a ready hand, then the higher value.
     fn key(self) -> (i32, bool, std::cmp::Reverse<i64>) {
         (self.figure, !self.ready, std::cmp::Reverse(self.value))
-    }
-
-    /// No worse than `other`.
-    fn at_least(self, other: Eval) -> bool {
-        self.key() <= other.key()
     }
 }
 
@@ -304,19 +259,6 @@ impl<'a> Planner<'a> {
         }
     }
 
-    /// The best figure among the discards of a 3k+2 hand.
-    fn best_discard(&self, hand: &TileCounts, melds: &[Meld]) -> Eval {
-        hand.kinds()
-            .iter()
-            .map(|d| self.eval(&without(hand, d, 1), melds))
-            .min_by_key(|e| e.key())
-            .unwrap_or(Eval {
-                figure: i32::MAX,
-                ready: false,
-                value: 0,
-            })
-    }
-
     /// Unseen copies of the draws that bring a 3k+1 hand below `figure` on some target.
     fn useful(&self, hand: &TileCounts, melds: &[Meld], figure: i32) -> i64 {
         let live: Vec<Target> = self
@@ -421,6 +363,14 @@ impl<'a> Planner<'a> {
     fn doublings(&self, pay: i64) -> i32 {
         let ratio = pay as f64 / self.scheme.unit.max(1) as f64;
         (100.0 * ratio.log2()).round() as i32
+    }
+}
+
+impl Plan for Planner<'_> {
+    type Key = (i32, bool, std::cmp::Reverse<i64>);
+
+    fn measure(&self, hand: &TileCounts, melds: &[Meld]) -> Self::Key {
+        self.eval(hand, melds).key()
     }
 }
 

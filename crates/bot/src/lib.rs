@@ -19,6 +19,7 @@ mod fan_plan;
 mod guangdong;
 mod guobiao;
 mod ningbo;
+mod plan;
 mod random;
 mod shanghai;
 mod strong;
