@@ -31,8 +31,9 @@ use engine::view::SeatView;
 use engine::wall::SeededRng;
 use engine::{Action, Meld, MeldKind, RulesetId, Suit, Tile, TileCounts};
 
-use crate::basic::{after_meld, discard_tiles, fallback, run, without};
+use crate::basic::{discard_tiles, fallback, run};
 use crate::efficiency::{Candidate, Seen, own_melds, wait_value_with};
+use crate::plan::{self, Plan};
 use crate::strong::safest_discard;
 
 /// Fans a win needs, flowers excluded.
@@ -65,7 +66,8 @@ pub(crate) fn decide(view: &SeatView, legal: &[Action], rng: &mut SeededRng) -> 
     let hand = view.concealed;
     let discards = discard_tiles(legal);
     if discards.is_empty() {
-        return claim(view, legal, &planner, &hand, &melds).unwrap_or_else(|| fallback(legal, rng));
+        return plan::claim(view, legal, &planner, &hand, &melds)
+            .unwrap_or_else(|| fallback(legal, rng));
     }
     let mut scored: Vec<Candidate> = discards
         .iter()
@@ -83,7 +85,7 @@ pub(crate) fn decide(view: &SeatView, legal: &[Action], rng: &mut SeededRng) -> 
     let Some(best) = scored.iter().map(|c| c.shanten).min() else {
         return fallback(legal, rng);
     };
-    if let Some(kong) = own_kong(legal, &planner, &hand, &melds, best) {
+    if let Some(kong) = plan::own_kong(legal, &planner, &hand, &melds, best) {
         return kong;
     }
     if best > 0 {
@@ -97,59 +99,39 @@ pub(crate) fn decide(view: &SeatView, legal: &[Action], rng: &mut SeededRng) -> 
     safest_discard(view, &planner.seen, &scored, legal, rng)
 }
 
-/// A concealed or added kong on one's own turn, when the hand after its replacement draw is
-/// no further from a scoring win than the best discard now.
-fn own_kong(
-    legal: &[Action],
-    planner: &Planner<'_>,
-    hand: &TileCounts,
-    melds: &[Meld],
-    now: i8,
-) -> Option<Action> {
-    for &a in legal {
-        let Some((h, m)) = after_meld(hand, melds, a, None) else {
-            continue;
-        };
-        if planner.eval(&h, &m).steps <= now {
-            return Some(a);
-        }
-    }
-    None
-}
+/// Claims and kongs are weighed by steps alone; a claim is taken when its best discard brings
+/// the hand closer to a scoring win, an exposed kong when it keeps it as close (a step further
+/// when it opens a concealed hand).
+impl Plan for Planner<'_> {
+    type Key = i8;
 
-/// In a claim window: a claim whose best discard after it brings the hand closer to a scoring
-/// win (an exposed kong: keeps it as close), else `None` (pass).
-fn claim(
-    view: &SeatView,
-    legal: &[Action],
-    planner: &Planner<'_>,
-    hand: &TileCounts,
-    melds: &[Meld],
-) -> Option<Action> {
-    let t = view.last_discard?;
-    let now = planner.eval(hand, melds).steps;
-    let mut best: Option<(i8, Action)> = None;
-    for &a in legal {
-        let Some((h, m)) = after_meld(hand, melds, a, Some(t)) else {
-            continue;
-        };
-        let steps = match a {
-            Action::ExposedKong => planner
-                .eval(&h, &m)
-                .steps
-                .saturating_add(i8::from(melds.is_empty())),
-            _ => planner.best_discard(&h, &m),
-        };
-        let better = match a {
-            Action::ExposedKong => steps <= now,
-            _ => steps < now,
-        };
-        if better && best.is_none_or(|(s, _)| steps < s) {
-            best = Some((steps, a));
+    fn measure(&self, hand: &TileCounts, melds: &[Meld]) -> i8 {
+        self.eval(hand, melds).steps
+    }
+
+    fn after_claim(
+        &self,
+        action: Action,
+        _offered: Tile,
+        hand: &TileCounts,
+        melds: &[Meld],
+    ) -> Option<i8> {
+        match action {
+            // The kong is the only meld: the hand was concealed before it.
+            Action::ExposedKong => Some(
+                self.measure(hand, melds)
+                    .saturating_add(i8::from(melds.len() == 1)),
+            ),
+            _ => self.best_discard(hand, melds, None),
         }
     }
-    best.map(|(_, a)| a)
-        .or_else(|| legal.contains(&Action::Pass).then_some(Action::Pass))
+
+    fn takes(&self, action: Action, after: i8, now: i8) -> bool {
+        match action {
+            Action::ExposedKong => after <= now,
+            _ => after < now,
+        }
+    }
 }
 
 /// A target shape: what the hand may keep, and the fans it scores on its own.
@@ -231,15 +213,6 @@ impl<'a> Planner<'a> {
             .max(plain)
             .max(1);
         Eval { steps, value: 0 }
-    }
-
-    /// The best figure among the discards of a 3k+2 hand.
-    fn best_discard(&self, hand: &TileCounts, melds: &[Meld]) -> i8 {
-        hand.kinds()
-            .iter()
-            .map(|d| self.eval(&without(hand, d, 1), melds).steps)
-            .min()
-            .unwrap_or(OUT_OF_REACH)
     }
 
     /// Targets worth following from this 3k+2 hand: within two steps of the best.

@@ -10,13 +10,16 @@
 //! - [`Strong`]: efficiency with the family's goals and defence (in Guobiao: targets that reach
 //!   the 8-fan minimum; in Shanghai: the qualifying hand types and what they pay; in Ningbo:
 //!   ready hands whose waits reach the 4-台 minimum; in Suzhou: its shapes and seven pairs; in
-//!   Wuhu: the 8 支 a win needs).
+//!   Wuhu: the 8 支 a win needs; in Guangdong: hands that carry fan, and the room's 起胡).
 
 mod basic;
 mod beijing;
 mod efficiency;
+mod fan_plan;
+mod guangdong;
 mod guobiao;
 mod ningbo;
+mod plan;
 mod random;
 mod shanghai;
 mod strong;

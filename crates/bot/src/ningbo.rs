@@ -26,8 +26,9 @@ use engine::view::SeatView;
 use engine::wall::SeededRng;
 use engine::{Action, Meld, MeldKind, RulesetId, Seat, SeatSet, Suit, Tile, TileCounts};
 
-use crate::basic::{after_meld, discard_tiles, fallback};
+use crate::basic::{discard_tiles, fallback};
 use crate::efficiency::{Candidate, Goal, Seen, own_melds};
+use crate::plan::{self, Plan};
 use crate::strong::safest_discard;
 
 /// The 台 a win needs.
@@ -55,7 +56,8 @@ pub(crate) fn decide(view: &SeatView, legal: &[Action], rng: &mut SeededRng) -> 
     let hand = view.concealed;
     let discards = discard_tiles(legal);
     if discards.is_empty() {
-        return claim(view, legal, &planner, &hand, &melds).unwrap_or_else(|| fallback(legal, rng));
+        return plan::claim(view, legal, &planner, &hand, &melds)
+            .unwrap_or_else(|| fallback(legal, rng));
     }
     let scored: Vec<Candidate> = discards
         .iter()
@@ -78,55 +80,11 @@ pub(crate) fn decide(view: &SeatView, legal: &[Action], rng: &mut SeededRng) -> 
         })
         .min_by_key(|e| (e.steps, std::cmp::Reverse(e.value)));
     if let Some(now) = best
-        && let Some(kong) = own_kong(legal, &planner, &hand, &melds, now)
+        && let Some(kong) = plan::own_kong(legal, &planner, &hand, &melds, now.key())
     {
         return kong;
     }
     safest_discard(view, &planner.seen, &scored, legal, rng)
-}
-
-/// A concealed or added kong on one's own turn, when the hand after it is at least as good as
-/// after the best discard now (the replacement may bring 杠上花).
-fn own_kong(
-    legal: &[Action],
-    planner: &Planner<'_>,
-    hand: &TileCounts,
-    melds: &[Meld],
-    now: Eval,
-) -> Option<Action> {
-    legal.iter().copied().find(|&a| {
-        after_meld(hand, melds, a, None).is_some_and(|(h, m)| planner.eval(&h, &m).at_least(now))
-    })
-}
-
-/// In a claim window: the claim whose best discard after it leaves the hand at least as close
-/// to a paying win, else `None` (pass).
-fn claim(
-    view: &SeatView,
-    legal: &[Action],
-    planner: &Planner<'_>,
-    hand: &TileCounts,
-    melds: &[Meld],
-) -> Option<Action> {
-    let t = view.last_discard?;
-    let now = planner.eval(hand, melds);
-    let mut best: Option<(Eval, Action)> = None;
-    for &a in legal {
-        let Some((h, m)) = after_meld(hand, melds, a, Some(t)) else {
-            continue;
-        };
-        let after = match a {
-            Action::ExposedKong => planner.eval(&h, &m),
-            // The kind just chowed may not be thrown (unless going 大吊).
-            Action::Chow { .. } if m.len() < 4 => planner.best_discard(&h, &m, Some(t)),
-            _ => planner.best_discard(&h, &m, None),
-        };
-        if after.at_least(now) && best.is_none_or(|(b, _)| after.better_than(b)) {
-            best = Some((after, a));
-        }
-    }
-    best.map(|(_, a)| a)
-        .or_else(|| legal.contains(&Action::Pass).then_some(Action::Pass))
 }
 
 /// The figure of one 3k+1 hand: steps from a paying win (0 = ready with a wait that pays),
@@ -138,14 +96,9 @@ struct Eval {
 }
 
 impl Eval {
-    /// As close as `other`, and at least as valuable.
-    fn at_least(self, other: Eval) -> bool {
-        self.steps < other.steps || (self.steps == other.steps && self.value >= other.value)
-    }
-
-    /// Closer than `other`, or as close and more valuable.
-    fn better_than(self, other: Eval) -> bool {
-        (self.steps, std::cmp::Reverse(self.value)) < (other.steps, std::cmp::Reverse(other.value))
+    /// Lower is better: closer, then more valuable.
+    fn key(self) -> (i8, std::cmp::Reverse<i64>) {
+        (self.steps, std::cmp::Reverse(self.value))
     }
 }
 
@@ -202,23 +155,6 @@ impl<'a> Planner<'a> {
             steps: shanten + i8::from(short),
             value: self.useful(hand, sets),
         }
-    }
-
-    /// The best figure any discard from a 3k+2 hand leaves (never `barred`).
-    fn best_discard(&self, hand: &TileCounts, melds: &[Meld], barred: Option<Tile>) -> Eval {
-        hand.kinds()
-            .iter()
-            .filter(|&t| Some(t) != barred)
-            .map(|t| {
-                let mut h = *hand;
-                h.remove(t);
-                self.eval(&h, melds)
-            })
-            .min_by_key(|e| (e.steps, std::cmp::Reverse(e.value)))
-            .unwrap_or(Eval {
-                steps: i8::MAX,
-                value: 0,
-            })
     }
 
     fn useful(&self, hand: &TileCounts, sets: u8) -> i64 {
@@ -312,6 +248,29 @@ impl<'a> Planner<'a> {
                 };
         }
         halves
+    }
+}
+
+impl Plan for Planner<'_> {
+    type Key = (i8, std::cmp::Reverse<i64>);
+
+    fn measure(&self, hand: &TileCounts, melds: &[Meld]) -> Self::Key {
+        self.eval(hand, melds).key()
+    }
+
+    /// The kind just chowed may not be thrown (unless going 大吊).
+    fn after_claim(
+        &self,
+        action: Action,
+        offered: Tile,
+        hand: &TileCounts,
+        melds: &[Meld],
+    ) -> Option<Self::Key> {
+        match action {
+            Action::ExposedKong => Some(self.measure(hand, melds)),
+            Action::Chow { .. } if melds.len() < 4 => self.best_discard(hand, melds, Some(offered)),
+            _ => self.best_discard(hand, melds, None),
+        }
     }
 }
 

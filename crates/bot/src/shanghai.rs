@@ -44,16 +44,17 @@ use engine::view::{MeldView, SeatView};
 use engine::wall::SeededRng;
 use engine::{Action, KongKind, Meld, MeldKind, RulesetId, Tile, TileCounts};
 
-use crate::basic::{after_meld, discard_tiles, fallback, without};
+use crate::basic::{discard_tiles, fallback};
 use crate::efficiency::{Candidate, Seen, own_melds, wait_value_with};
+use crate::plan::{self, Plan};
 use crate::strong::safest_discard;
 
 /// Shanten from which a target is out of reach.
-const OUT_OF_REACH: i8 = 20;
+pub(crate) const OUT_OF_REACH: i8 = 20;
 /// Every playing kind.
-const ALL: u64 = (1 << 34) - 1;
+pub(crate) const ALL: u64 = (1 << 34) - 1;
 /// The honor kinds.
-const HONORS: u64 = 0x7F << 27;
+pub(crate) const HONORS: u64 = 0x7F << 27;
 /// Steps added to a type that pays 底分 + 花 rather than a fixed 勒子, while no other seat
 /// shows melds that could belong to a qualifying hand.
 const LOW_SHARE_STEPS: i8 = 2;
@@ -78,7 +79,8 @@ pub(crate) fn decide(view: &SeatView, legal: &[Action], rng: &mut SeededRng) -> 
     let hand = view.concealed;
     let discards = discard_tiles(legal);
     if discards.is_empty() {
-        return claim(view, legal, &planner, &hand, &melds).unwrap_or_else(|| fallback(legal, rng));
+        return plan::claim(view, legal, &planner, &hand, &melds)
+            .unwrap_or_else(|| fallback(legal, rng));
     }
     let mut scored: Vec<Candidate> = discards
         .iter()
@@ -103,7 +105,7 @@ pub(crate) fn decide(view: &SeatView, legal: &[Action], rng: &mut SeededRng) -> 
     else {
         return fallback(legal, rng);
     };
-    if let Some(kong) = own_kong(legal, &planner, &hand, &melds, best) {
+    if let Some(kong) = plan::own_kong(legal, &planner, &hand, &melds, best.key()) {
         return kong;
     }
     if best.steps > 0 {
@@ -115,54 +117,6 @@ pub(crate) fn decide(view: &SeatView, legal: &[Action], rng: &mut SeededRng) -> 
         }
     }
     safest_discard(view, &planner.seen, &scored, legal, rng)
-}
-
-/// A concealed or added kong on one's own turn, when the hand after it is at least as good as
-/// after the best discard now.
-fn own_kong(
-    legal: &[Action],
-    planner: &Planner<'_>,
-    hand: &TileCounts,
-    melds: &[Meld],
-    now: Eval,
-) -> Option<Action> {
-    for &a in legal {
-        let Some((h, m)) = after_meld(hand, melds, a, None) else {
-            continue;
-        };
-        if planner.eval(&h, &m).at_least(now) {
-            return Some(a);
-        }
-    }
-    None
-}
-
-/// In a claim window: the claim whose best discard after it leaves the hand at least as close
-/// to a qualifying win (and, when ready, waiting on at least as much), else `None` (pass).
-fn claim(
-    view: &SeatView,
-    legal: &[Action],
-    planner: &Planner<'_>,
-    hand: &TileCounts,
-    melds: &[Meld],
-) -> Option<Action> {
-    let t = view.last_discard?;
-    let now = planner.eval(hand, melds);
-    let mut best: Option<(Eval, Action)> = None;
-    for &a in legal {
-        let Some((h, m)) = after_meld(hand, melds, a, Some(t)) else {
-            continue;
-        };
-        let after = match a {
-            Action::ExposedKong => planner.eval(&h, &m),
-            _ => planner.best_discard(&h, &m),
-        };
-        if after.at_least(now) && best.is_none_or(|(b, _)| after.better_than(b)) {
-            best = Some((after, a));
-        }
-    }
-    best.map(|(_, a)| a)
-        .or_else(|| legal.contains(&Action::Pass).then_some(Action::Pass))
 }
 
 /// One qualifying type as a shape to reach.
@@ -200,14 +154,9 @@ struct Eval {
 }
 
 impl Eval {
-    /// As close as `other`, and when both are ready, waiting on at least as much.
-    fn at_least(self, other: Eval) -> bool {
-        self.steps < other.steps || (self.steps == other.steps && self.value >= other.value)
-    }
-
-    /// Closer than `other`, or as close and waiting on more.
-    fn better_than(self, other: Eval) -> bool {
-        (self.steps, std::cmp::Reverse(self.value)) < (other.steps, std::cmp::Reverse(other.value))
+    /// Lower is better: closer, then (when ready) waiting on more.
+    fn key(self) -> (i8, std::cmp::Reverse<i64>) {
+        (self.steps, std::cmp::Reverse(self.value))
     }
 }
 
@@ -273,18 +222,6 @@ impl<'a> Planner<'a> {
         }
     }
 
-    /// The best figure among the discards of a 3k+2 hand.
-    fn best_discard(&self, hand: &TileCounts, melds: &[Meld]) -> Eval {
-        hand.kinds()
-            .iter()
-            .map(|d| self.eval(&without(hand, d, 1), melds))
-            .min_by_key(|e| (e.steps, std::cmp::Reverse(e.value)))
-            .unwrap_or(Eval {
-                steps: OUT_OF_REACH,
-                value: 0,
-            })
-    }
-
     /// Targets worth following from this 3k+2 hand: those at the best figure (one draw cannot
     /// bring any other below it).
     fn live(&self, hand: &TileCounts, melds: &[Meld], best: i8) -> Vec<Target> {
@@ -316,6 +253,14 @@ impl<'a> Planner<'a> {
             h.remove(t);
         }
         total
+    }
+}
+
+impl Plan for Planner<'_> {
+    type Key = (i8, std::cmp::Reverse<i64>);
+
+    fn measure(&self, hand: &TileCounts, melds: &[Meld]) -> Self::Key {
+        self.eval(hand, melds).key()
     }
 }
 
@@ -367,25 +312,34 @@ fn known_hua(view: &SeatView) -> i64 {
 /// Shanten of `hand` towards `target` with `melds` declared ([`OUT_OF_REACH`] when a meld
 /// rules it out). `seen` tells which pungs can still be completed.
 fn distance(target: Target, hand: &TileCounts, melds: &[Meld], seen: &Seen) -> i8 {
-    let outside = |x: &Meld| {
-        x.tiles()
-            .iter()
-            .any(|t| target.mask & (1 << t.index()) == 0)
-    };
+    masked_distance(target.mask, target.pungs, hand, melds, seen)
+}
+
+/// Shanten of `hand` towards four sets and a pair (four pungs and a pair when `pungs`) made
+/// only of the kinds in `mask` (bit = tile index), with `melds` declared; [`OUT_OF_REACH`]
+/// when a meld rules it out. `seen` tells which pungs can still be completed.
+pub(crate) fn masked_distance(
+    mask: u64,
+    pungs: bool,
+    hand: &TileCounts,
+    melds: &[Meld],
+    seen: &Seen,
+) -> i8 {
+    let outside = |x: &Meld| x.tiles().iter().any(|t| mask & (1 << t.index()) == 0);
     if melds
         .iter()
-        .any(|x| outside(x) || (target.pungs && !x.is_pung_or_kong()))
+        .any(|x| outside(x) || (pungs && !x.is_pung_or_kong()))
     {
         return OUT_OF_REACH;
     }
     let mut c = *hand;
     for (i, n) in c.0.iter_mut().enumerate() {
-        if target.mask & (1 << i) == 0 {
+        if mask & (1 << i) == 0 {
             *n = 0;
         }
     }
     let m = melds.len() as u8;
-    if target.pungs {
+    if pungs {
         pung_shanten(&c, 4u8.saturating_sub(m), seen)
     } else {
         shape::shanten(&c, m, Forms::STANDARD).min(OUT_OF_REACH)

@@ -34,6 +34,9 @@
 //!   there is measured against that as well as against shanten.
 //! - **Ningbo** hands are decided in `ningbo.rs`: a win needs 4 台, so a ready hand is valued
 //!   by the engine's own verdict on each wait, and a hand short of 台 in sight is a step further.
+//! - **Guangdong** hands are decided in `guangdong.rs`: a win pays 2^fan, so flushes and pungs
+//!   are weighed against speed (a fan is worth two thirds of a step), and under a room's 起胡 a
+//!   hand whose fan in sight falls short is a step further for each fan it lacks.
 
 use engine::view::{PublicSeat, SeatView};
 use engine::wall::{SeededRng, TileSetKind};
@@ -42,7 +45,7 @@ use engine::{Action, Seat, Suit, Tile};
 use crate::Policy;
 use crate::basic::{common_choice, discard_tiles, fallback, pick_lowest};
 use crate::efficiency::{Candidate, Goal, Seen, candidates, meld_count, wait_value};
-use crate::{beijing, guobiao, ningbo, shanghai, suzhou, wuhu};
+use crate::{beijing, guangdong, guobiao, ningbo, shanghai, suzhou, wuhu};
 
 /// Efficiency, goals and defence.
 #[derive(Clone, Copy, Debug, Default)]
@@ -76,6 +79,9 @@ impl Policy for Strong {
         }
         if ningbo::applies(view) {
             return ningbo::decide(view, legal, rng);
+        }
+        if guangdong::applies(view) {
+            return guangdong::decide(view, legal, rng);
         }
         let plain = Goal::plain(view);
         let flush = if view.ruleset.rules().plays_on_after_win() {

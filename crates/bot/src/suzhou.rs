@@ -15,6 +15,11 @@
 //! its hands against `basic`'s 28 %), passing discard wins while the wall is long to wait for a
 //! self-draw that all three pay (−0.08 to −0.15), and following seven pairs whenever they are
 //! as close as a plain hand (−0.11). Wins are always taken.
+//!
+//! Tried later and not kept (20,000 hands, seeds 1 and 2, docs/PERFORMANCE.md): the Guangdong
+//! planner (`fan_plan.rs`) with Suzhou's worths, at several weights of a doubling against a
+//! step (level at best, −0.09 at Guangdong's weight); 和绝张 in the wait values; no chows while
+//! concealed (with or without the ones that make the hand ready); pungs that only keep shanten.
 
 use engine::shape::Forms;
 use engine::view::SeatView;

@@ -26,8 +26,9 @@ use engine::view::SeatView;
 use engine::wall::SeededRng;
 use engine::{Action, Meld, RulesetId, Suit, Tile, TileCounts};
 
-use crate::basic::{after_meld, discard_tiles, fallback, without};
+use crate::basic::{discard_tiles, fallback, without};
 use crate::efficiency::{Candidate, Seen, own_melds, wait_value_with};
+use crate::plan::{self, Plan};
 use crate::strong::safest_discard;
 
 /// The 支 a win needs (八支起胡).
@@ -56,7 +57,8 @@ pub(crate) fn decide(view: &SeatView, legal: &[Action], rng: &mut SeededRng) -> 
     let hand = view.concealed;
     let discards = discard_tiles(legal);
     if discards.is_empty() {
-        return claim(view, legal, &planner, &hand, &melds).unwrap_or_else(|| fallback(legal, rng));
+        return plan::claim(view, legal, &planner, &hand, &melds)
+            .unwrap_or_else(|| fallback(legal, rng));
     }
     let mut scored: Vec<Candidate> = discards
         .iter()
@@ -79,7 +81,7 @@ pub(crate) fn decide(view: &SeatView, legal: &[Action], rng: &mut SeededRng) -> 
     else {
         return fallback(legal, rng);
     };
-    if let Some(kong) = own_kong(legal, &planner, &hand, &melds, best) {
+    if let Some(kong) = plan::own_kong(legal, &planner, &hand, &melds, best.key()) {
         return kong;
     }
     if best.steps > 0 {
@@ -88,49 +90,6 @@ pub(crate) fn decide(view: &SeatView, legal: &[Action], rng: &mut SeededRng) -> 
         }
     }
     safest_discard(view, &planner.seen, &scored, legal, rng)
-}
-
-/// A concealed or added kong on one's own turn, when the hand after it is no worse than after
-/// the best discard now.
-fn own_kong(
-    legal: &[Action],
-    planner: &Planner<'_>,
-    hand: &TileCounts,
-    melds: &[Meld],
-    now: Eval,
-) -> Option<Action> {
-    legal.iter().copied().find(|&a| {
-        after_meld(hand, melds, a, None).is_some_and(|(h, m)| planner.eval(&h, &m).at_least(now))
-    })
-}
-
-/// In a claim window: the claim that leaves the hand strictly closer (or ready on more), else
-/// `None` (pass).
-fn claim(
-    view: &SeatView,
-    legal: &[Action],
-    planner: &Planner<'_>,
-    hand: &TileCounts,
-    melds: &[Meld],
-) -> Option<Action> {
-    let t = view.last_discard?;
-    let now = planner.eval(hand, melds);
-    let mut best: Option<(Eval, Action)> = None;
-    for &a in legal {
-        let Some((h, m)) = after_meld(hand, melds, a, Some(t)) else {
-            continue;
-        };
-        let after = match a {
-            Action::ExposedKong => planner.eval(&h, &m),
-            _ => planner.best_discard(&h, &m),
-        };
-        let improves = after.key() < now.key();
-        if improves && best.is_none_or(|(b, _)| after.key() < b.key()) {
-            best = Some((after, a));
-        }
-    }
-    best.map(|(_, a)| a)
-        .or_else(|| legal.contains(&Action::Pass).then_some(Action::Pass))
 }
 
 /// The figure of one 3k+1 hand: steps from a legal win (0 = ready with a wait that pays), and
@@ -146,10 +105,18 @@ impl Eval {
     fn key(self) -> (i8, std::cmp::Reverse<i64>) {
         (self.steps, std::cmp::Reverse(self.value))
     }
+}
 
-    /// As close as `other`, and when both are ready, waiting on at least as much.
-    fn at_least(self, other: Eval) -> bool {
-        self.key() <= other.key()
+impl Plan for Planner<'_> {
+    type Key = (i8, std::cmp::Reverse<i64>);
+
+    fn measure(&self, hand: &TileCounts, melds: &[Meld]) -> Self::Key {
+        self.eval(hand, melds).key()
+    }
+
+    /// A claim is taken only when it leaves the hand strictly closer (or ready on more).
+    fn takes(&self, _action: Action, after: Self::Key, now: Self::Key) -> bool {
+        after < now
     }
 }
 
@@ -173,18 +140,6 @@ impl Planner<'_> {
             steps: steps.max(1),
             value: 0,
         }
-    }
-
-    /// The best figure among the discards of a 3k+2 hand.
-    fn best_discard(&self, hand: &TileCounts, melds: &[Meld]) -> Eval {
-        hand.kinds()
-            .iter()
-            .map(|d| self.eval(&without(hand, d, 1), melds))
-            .min_by_key(|e| e.key())
-            .unwrap_or(Eval {
-                steps: OUT_OF_REACH,
-                value: 0,
-            })
     }
 
     /// Unseen copies of the draws that bring a 3k+1 hand at `steps` closer.

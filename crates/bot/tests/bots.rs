@@ -59,7 +59,15 @@ fn play(ruleset: &Ruleset, seed: u64, lineup: [Level; 4]) -> Game {
 }
 
 fn check(id: RulesetId) {
-    let ruleset = Ruleset::with_defaults(id).expect("defaults");
+    check_rules(
+        &Ruleset::with_defaults(id).expect("defaults"),
+        hands_per_preset(),
+    );
+}
+
+/// Every level in `hands` hands of `ruleset`; each hand must end (a drawn hand when nobody
+/// can win).
+fn check_rules(ruleset: &Ruleset, hands: u64) {
     // Every level in every seat, strong against strong too, and hands among the cheap levels
     // alone: the strong level's planning is most of the run's time, so it sits in fewer seats.
     let lineups = [
@@ -68,10 +76,10 @@ fn check(id: RulesetId) {
         [Level::Basic, Level::Random, Level::Basic, Level::Simple],
         [Level::Basic; 4],
     ];
-    for seed in 0..hands_per_preset() {
+    for seed in 0..hands {
         let mut lineup = lineups[(seed % 4) as usize];
         lineup.rotate_right((seed / 4 % 4) as usize);
-        play(&ruleset, seed, lineup);
+        play(ruleset, seed, lineup);
     }
 }
 
@@ -118,6 +126,16 @@ fn bots_play_guobiao_house() {
 #[test]
 fn bots_play_guangdong() {
     check(RulesetId::Guangdong);
+}
+
+/// Under a 起胡 no level may wait forever for a win it is never offered (a quarter of the
+/// defaults' hands: the options change only what may win).
+#[test]
+fn bots_play_guangdong_with_a_minimum_fan() {
+    let mut options = engine::ruleset::RawOptions::new();
+    options.insert("min_fan".into(), engine::ruleset::OptionValue::Int(3));
+    let ruleset = Ruleset::new(RulesetId::Guangdong, &options).expect("options");
+    check_rules(&ruleset, hands_per_preset().div_ceil(4));
 }
 
 #[test]
