@@ -7,10 +7,12 @@
 //! (see [`schemas`]) and a test fails when the two drift apart.
 
 mod convert;
+mod frame;
 mod messages;
 mod wire;
 
 pub use convert::{public_view, settlement, view, wire_event};
+pub use frame::Body;
 pub use messages::{
     ClientMessage, Envelope, ErrorCode, PromptInfo, SeatInfo, SeatStatus, ServerMessage,
     TableSnapshot,

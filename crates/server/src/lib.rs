@@ -188,7 +188,10 @@ pub struct Running {
 
 /// Opens the store, binds, and serves in the background.
 pub async fn start(config: Config) -> Result<Running, ServeError> {
-    let store = Store::connect(&config.database()).await?;
+    // Rooms log every action before applying it: grouped, thousands of rooms share commits.
+    let store = Store::connect(&config.database())
+        .await?
+        .with_group_commit();
     let timing = Timing {
         grace_ms: config.grace_ms,
         reconnect_ms: config.reconnect_ms,

@@ -107,7 +107,10 @@ impl Store {
         } else {
             return Err(StoreError::BadUrl(redact(url)));
         };
-        let store = Store { backend };
+        let store = Store {
+            backend,
+            appends: None,
+        };
         store.migrate().await?;
         Ok(store)
     }

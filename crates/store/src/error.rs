@@ -62,6 +62,10 @@ pub enum StoreError {
         /// The sequence number offered again.
         seq: u64,
     },
+    /// The action-log writer stopped after taking an append and before answering: whether
+    /// it was stored is unknown until the log is read back.
+    #[error("the action log writer stopped before confirming the append")]
+    WriterStopped,
     /// A page or other argument outside what the store accepts.
     #[error("bad argument: {0}")]
     BadArgument(String),

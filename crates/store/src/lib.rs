@@ -16,6 +16,7 @@
 
 mod connect;
 mod error;
+mod group;
 mod hands;
 mod leaderboard;
 mod log;
@@ -37,6 +38,8 @@ use sqlx::{PgPool, SqlitePool};
 #[derive(Clone, Debug)]
 pub struct Store {
     backend: Backend,
+    /// Where action-log appends go when they are grouped ([`Store::with_group_commit`]).
+    appends: Option<group::Appends>,
 }
 
 #[derive(Clone, Debug)]

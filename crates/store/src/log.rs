@@ -4,9 +4,13 @@ use crate::error::is_unique_violation;
 use crate::model::{LoggedAction, TableId, UnixMillis, count, json, to_i64};
 use crate::{Store, StoreError, on_backend};
 
+/// One logged action as its row's columns: seq, hand_no, seat, action (JSON text), at_ms.
+pub(crate) type Row = (i64, i64, i16, String, i64);
+
 impl Store {
     /// Appends accepted actions to a table's log, all or none. A sequence number already in
-    /// the log is refused ([`StoreError::LogConflict`]): the log is never rewritten.
+    /// the log is refused ([`StoreError::LogConflict`]): the log is never rewritten. On a store
+    /// made [`Store::with_group_commit`], the append shares a transaction with other rooms'.
     pub async fn append_actions(
         &self,
         table: &TableId,
@@ -15,40 +19,20 @@ impl Store {
         if actions.is_empty() {
             return Ok(());
         }
-        let rows = actions
-            .iter()
-            .map(|a| {
-                Ok((
-                    to_i64(a.seq, "seq")?,
-                    to_i64(a.hand_no, "hand_no")?,
-                    i16::from(a.seat),
-                    a.action.to_string(),
-                    a.at.0,
-                ))
-            })
-            .collect::<Result<Vec<_>, StoreError>>()?;
-        let result: Result<(), sqlx::Error> = on_backend!(self, pool => {
-            async {
-                let mut tx = pool.begin().await?;
-                for (seq, hand_no, seat, action, at) in &rows {
-                    sqlx::query(
-                        "INSERT INTO room_actions (table_id, seq, hand_no, seat, action, at_ms) \
-                         VALUES ($1, $2, $3, $4, $5, $6)",
-                    )
-                    .bind(table.as_str())
-                    .bind(seq)
-                    .bind(hand_no)
-                    .bind(seat)
-                    .bind(action)
-                    .bind(at)
-                    .execute(&mut *tx)
-                    .await?;
-                }
-                tx.commit().await
-            }
-            .await
-        });
-        match result {
+        match &self.appends {
+            Some(appends) => self.append_grouped(appends, table, actions).await,
+            None => self.append_direct(table, actions).await,
+        }
+    }
+
+    /// Appends in a transaction of its own.
+    pub(crate) async fn append_direct(
+        &self,
+        table: &TableId,
+        actions: &[LoggedAction],
+    ) -> Result<(), StoreError> {
+        let rows = Store::rows(actions)?;
+        match self.insert_rows(&[(table.as_str(), rows)]).await {
             Ok(()) => Ok(()),
             Err(e) if is_unique_violation(&e) => Err(self.log_conflict(table, actions).await),
             Err(e)
@@ -62,6 +46,48 @@ impl Store {
             }
             Err(e) => Err(e.into()),
         }
+    }
+
+    pub(crate) fn rows(actions: &[LoggedAction]) -> Result<Vec<Row>, StoreError> {
+        actions
+            .iter()
+            .map(|a| {
+                Ok((
+                    to_i64(a.seq, "seq")?,
+                    to_i64(a.hand_no, "hand_no")?,
+                    i16::from(a.seat),
+                    a.action.to_string(),
+                    a.at.0,
+                ))
+            })
+            .collect()
+    }
+
+    /// Inserts every table's rows in one transaction.
+    pub(crate) async fn insert_rows(&self, tables: &[(&str, Vec<Row>)]) -> Result<(), sqlx::Error> {
+        on_backend!(self, pool => {
+            async {
+                let mut tx = pool.begin().await?;
+                for (table, rows) in tables {
+                    for (seq, hand_no, seat, action, at) in rows {
+                        sqlx::query(
+                            "INSERT INTO room_actions (table_id, seq, hand_no, seat, action, at_ms) \
+                             VALUES ($1, $2, $3, $4, $5, $6)",
+                        )
+                        .bind(*table)
+                        .bind(seq)
+                        .bind(hand_no)
+                        .bind(seat)
+                        .bind(action)
+                        .bind(at)
+                        .execute(&mut *tx)
+                        .await?;
+                    }
+                }
+                tx.commit().await
+            }
+            .await
+        })
     }
 
     /// The first offered sequence number that the log already holds.

@@ -379,6 +379,63 @@ async fn the_action_log_is_append_only() {
     .await;
 }
 
+/// Many rooms appending at once through the group-commit writer: every append is stored in
+/// order, and one room's conflict or missing table fails that room's append alone.
+#[tokio::test]
+async fn grouped_appends_are_each_stored_or_refused_on_their_own() {
+    on_each_backend(|db| async move {
+        let s = db.store.clone().with_group_commit();
+        let mut tables = Vec::new();
+        for _ in 0..8 {
+            tables.push(table_of(&db, "sichuan", &[]).await?);
+        }
+        let entry = |seq| store::LoggedAction {
+            seq,
+            hand_no: 0,
+            seat: (seq % 4) as u8,
+            action: json!({"type": "discard", "tile": "5p", "n": seq}),
+            at: UnixMillis(seq as i64),
+        };
+        // Every table appends 25 actions, one at a time, all tables at once.
+        let mut tasks = tokio::task::JoinSet::new();
+        for id in tables.clone() {
+            let s = s.clone();
+            tasks.spawn(async move {
+                for seq in 0..25 {
+                    s.append_actions(&id, &[entry(seq)]).await?;
+                }
+                Ok::<_, StoreError>(())
+            });
+        }
+        // Meanwhile, appends that must fail: a table that does not exist, a seq already held.
+        let ghost = tokio::spawn({
+            let s = s.clone();
+            async move { s.append_actions(&TableId::new(), &[entry(0)]).await }
+        });
+        while let Some(done) = tasks.join_next().await {
+            done??;
+        }
+        expect_err(ghost.await?, |e| {
+            matches!(e, StoreError::NotFound { what: "table", .. })
+        })?;
+        for id in &tables {
+            let held = s.actions(id, 0).await?;
+            assert_eq!(held, (0..25).map(entry).collect::<Vec<_>>());
+        }
+        expect_err(
+            s.append_actions(&tables[0], &[entry(25), entry(3)]).await,
+            |e| matches!(e, StoreError::LogConflict { seq: 3, .. }),
+        )?;
+        assert_eq!(
+            s.next_action_seq(&tables[0]).await?,
+            25,
+            "a refused append adds nothing"
+        );
+        Ok(())
+    })
+    .await;
+}
+
 #[tokio::test]
 async fn leaderboards_rank_by_score_and_rating_over_periods_with_pages() {
     on_each_backend(|db| async move {

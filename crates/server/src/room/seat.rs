@@ -4,7 +4,7 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use protocol::{Envelope, SeatInfo, SeatStatus, ServerMessage};
+use protocol::{Body, SeatInfo, SeatStatus, ServerMessage};
 use store::PlayerId;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
@@ -117,21 +117,26 @@ impl SeatCtl {
     /// Adds a message to the seat's stream and sends it if connected. A connection that cannot
     /// keep up is dropped; its client resumes from its last `seq`.
     pub fn push(&mut self, message: ServerMessage) -> bool {
-        if matches!(self.occupant, Occupant::Bot(_) | Occupant::Empty) {
+        if !self.listens() {
+            return true;
+        }
+        match Body::of(&message) {
+            Ok(body) => self.push_body(&body),
+            Err(e) => {
+                tracing::error!(error = %e, "a message could not be serialized");
+                true
+            }
+        }
+    }
+
+    /// As [`SeatCtl::push`], for a message already serialized for several recipients.
+    pub fn push_body(&mut self, body: &Body) -> bool {
+        if !self.listens() {
             return true;
         }
         let seq = self.next_seq;
         self.next_seq += 1;
-        let frame: Arc<str> = match serde_json::to_string(&Envelope {
-            seq: Some(seq),
-            message,
-        }) {
-            Ok(s) => s.into(),
-            Err(e) => {
-                tracing::error!(error = %e, "a message could not be serialized");
-                return true;
-            }
-        };
+        let frame = body.frame(Some(seq));
         self.kept.push_back((seq, frame.clone()));
         while self.kept.len() > KEPT {
             self.kept.pop_front();
@@ -139,10 +144,15 @@ impl SeatCtl {
         self.send(frame)
     }
 
+    /// Whether the seat has a stream: players do, bots and empty seats do not.
+    pub fn listens(&self) -> bool {
+        matches!(self.occupant, Occupant::Player { .. })
+    }
+
     /// Sends a reply that is not part of the stream.
     pub fn reply(&mut self, message: ServerMessage) -> bool {
-        match serde_json::to_string(&Envelope { seq: None, message }) {
-            Ok(s) => self.send(s.into()),
+        match Body::of(&message) {
+            Ok(body) => self.send(body.frame(None)),
             Err(_) => true,
         }
     }

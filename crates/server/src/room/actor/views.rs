@@ -4,11 +4,11 @@
 use std::time::Duration;
 
 use engine::Seat;
-use protocol::{ServerMessage, TableSnapshot};
+use protocol::{Body, ServerMessage, TableSnapshot};
 use store::TableStatus;
 use tokio::time::Instant;
 
-use super::super::seat::Occupant;
+use super::super::seat::{Occupant, SeatCtl};
 use super::Room;
 use super::window::prompt_info;
 use std::sync::Arc;
@@ -121,29 +121,50 @@ impl Room {
         }
     }
 
-    /// A message for every seat's stream and every spectator.
+    /// A message for every seat's stream and every spectator, serialized once.
     pub(super) fn broadcast(&mut self, message: ServerMessage) {
-        for seat in &mut self.seats {
-            seat.push(message.clone());
+        self.send_body(&message, |_, s| s.listens(), true);
+    }
+
+    /// Sends `message` to the seats `to` picks, and to the spectators when `public`. It is
+    /// serialized only when somebody listens, and then once for everyone.
+    pub(super) fn send_body(
+        &mut self,
+        message: &ServerMessage,
+        to: impl Fn(usize, &SeatCtl) -> bool,
+        public: bool,
+    ) {
+        let public = public && !self.spectators.is_empty();
+        let to_seat = |(i, s): &(usize, &mut SeatCtl)| to(*i, s);
+        if !public && !self.seats.iter_mut().enumerate().any(|p| to_seat(&p)) {
+            return;
         }
-        self.send_spectators(&message);
+        let body = match Body::of(message) {
+            Ok(body) => body,
+            Err(e) => {
+                tracing::error!(error = %e, "a message could not be serialized");
+                return;
+            }
+        };
+        for (_, seat) in self.seats.iter_mut().enumerate().filter(to_seat) {
+            seat.push_body(&body);
+        }
+        if public {
+            self.send_spectators(&body);
+        }
     }
 
     /// A public message for the spectators, due after the room's spectator delay. A spectator
     /// that cannot keep up is dropped.
-    pub(super) fn send_spectators(&mut self, message: &ServerMessage) {
+    pub(super) fn send_spectators(&mut self, body: &Body) {
         if self.spectators.is_empty() {
             return;
         }
         let due = Instant::now() + Duration::from_millis(self.settings.spectator_delay_ms);
         self.spectators.retain_mut(|s| {
-            let frame = serde_json::to_string(&protocol::Envelope {
-                seq: Some(s.next_seq),
-                message: message.clone(),
-            })
-            .unwrap_or_default();
+            let frame = body.frame(Some(s.next_seq));
             s.next_seq += 1;
-            s.tx.try_send((due, frame.into())).is_ok()
+            s.tx.try_send((due, frame)).is_ok()
         });
     }
 

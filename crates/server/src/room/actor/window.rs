@@ -8,6 +8,7 @@ use protocol::{PromptInfo, ServerMessage};
 use store::UnixMillis;
 use tokio::time::Instant;
 
+use super::super::seat::SeatCtl;
 use super::{Prompt, Room};
 
 /// A claim window held open: until when, and the events held back until then.
@@ -94,15 +95,11 @@ impl Room {
                 hand_no,
                 event: wire,
             };
-            for (i, seat) in self.seats.iter_mut().enumerate() {
-                // A seat owed a snapshot gets the event in it.
-                if e.audience.includes(Seat::ALL[i]) && !seat.snapshot_due {
-                    seat.push(message.clone());
-                }
-            }
-            if e.audience.is_public() {
-                self.send_spectators(&message);
-            }
+            // A seat owed a snapshot gets the event in it.
+            let to = |i: usize, s: &SeatCtl| {
+                s.listens() && !s.snapshot_due && e.audience.includes(Seat::ALL[i])
+            };
+            self.send_body(&message, to, e.audience.is_public());
         }
     }
 
