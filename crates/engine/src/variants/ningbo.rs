@@ -295,21 +295,6 @@ impl Rules for Ningbo {
     }
     fn next_hand(&self, state: &TableState, result: &HandResult) -> NextHand {
         // 连庄 after the dealer's own win or a drawn hand (黄牌算连庄).
-        let keeps = result.wins.is_empty() || result.wins.iter().any(|w| w.seat == result.dealer);
-        let dealer = if keeps {
-            result.dealer
-        } else {
-            result.dealer.next(4)
-        };
-        let round_ends = !keeps && state.first_dealer == Some(dealer);
-        NextHand {
-            dealer,
-            round_wind: if round_ends {
-                state.round_wind.next()
-            } else {
-                state.round_wind
-            },
-            draw_bonus: state.draw_bonus,
-        }
+        super::rotation::keep_or_pass(state, result)
     }
 }

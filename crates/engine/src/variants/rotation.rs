@@ -1,6 +1,6 @@
 //! The deal's succession for the families whose dealer keeps the deal after his own win or a
-//! drawn hand (连庄) and otherwise passes it to the next seat (东 → 南 → 西 → 北): `suzhou` and
-//! `wuhu`.
+//! drawn hand (连庄) and otherwise passes it to the next seat (东 → 南 → 西 → 北): `guangdong`,
+//! `ningbo`, `suzhou` and `wuhu`.
 //!
 //! The texts say only the dealer order; the prevalent wind moves on as at every table that deals
 //! in that order: a wind round ends when the deal passes from its last dealer (the seat
