@@ -96,17 +96,7 @@ async fn audit(addr: std::net::SocketAddr) {
     }
     let mut hands_checked = 0;
     for (table, _) in &tables {
-        let (status, hands) = http(
-            addr,
-            "GET",
-            &format!("/api/tables/{table}/hands"),
-            None,
-            None,
-        )
-        .await
-        .expect("hands");
-        assert_eq!(status, 200);
-        let count = hands.as_array().map_or(0, Vec::len) as u64;
+        let count = common::stored_hands(addr, table).await.len() as u64;
         assert_eq!(count, HANDS_PER_TABLE, "every hand of the match is stored");
         for hand_no in 0..count {
             check_hand(addr, table, hand_no, &received).await;

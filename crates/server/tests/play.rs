@@ -119,17 +119,7 @@ async fn four_players_play_a_hand_to_its_settlement_and_it_is_stored_on(
         .map_or(1, |d| d.iter().filter_map(Value::as_i64).sum());
     assert_eq!(deltas, 0, "a settlement sums to zero");
     // The hand is stored with its fan lines, and its replay is served.
-    let (status, hands) = http(
-        addr,
-        "GET",
-        &format!("/api/tables/{table}/hands"),
-        None,
-        None,
-    )
-    .await
-    .expect("hands");
-    assert_eq!(status, 200);
-    let hands = hands.as_array().cloned().unwrap_or_default();
+    let hands = common::stored_hands(addr, &table).await;
     assert_eq!(hands.len(), 1);
     assert_eq!(hands[0]["settlement"], settlements[0]);
     let (status, replay) = http(
@@ -184,16 +174,7 @@ async fn a_dropped_player_is_played_by_the_bot_and_resumes_where_it_left_on(
     // The bot takes over after the grace and finishes the hand.
     let mut finished = false;
     for _ in 0..200 {
-        let (_, hands) = http(
-            addr,
-            "GET",
-            &format!("/api/tables/{table}/hands"),
-            None,
-            None,
-        )
-        .await
-        .expect("hands");
-        if hands.as_array().is_some_and(|h| h.len() == 1) {
+        if common::stored_hands(addr, &table).await.len() == 1 {
             finished = true;
             break;
         }
@@ -485,18 +466,9 @@ async fn leaves_mid_hand_on(addr: std::net::SocketAddr, how: Gone, ruleset: &str
         .iter()
         .any(|m| m["type"] == "seat_changed" && m["seat"] == 0 && m["status"] == "escaped");
     assert!(escaped, "the others are told the seat escaped");
-    let (_, hands) = http(
-        addr,
-        "GET",
-        &format!("/api/tables/{table}/hands"),
-        None,
-        None,
-    )
-    .await
-    .expect("hands");
     assert_eq!(
-        hands.as_array().map(Vec::len),
-        Some(1),
+        common::stored_hands(addr, &table).await.len(),
+        1,
         "the bot finished and the hand is stored"
     );
     // The escape is in the store with the ruleset's penalty (Sichuan sets none: 0 points;

@@ -80,17 +80,7 @@ async fn every_preset_plays_a_whole_hand_with_a_human_and_bots() {
             .unwrap_or_default();
         assert_eq!(deltas.len(), players, "{id}: {over}");
         assert_eq!(deltas.iter().sum::<i64>(), 0, "{id}: {over}");
-        let (status, hands) = http(
-            addr,
-            "GET",
-            &format!("/api/tables/{table}/hands"),
-            None,
-            None,
-        )
-        .await
-        .expect("hands");
-        assert_eq!(status, 200, "{id}: {hands}");
-        let hands = hands.as_array().cloned().unwrap_or_default();
+        let hands = common::stored_hands(addr, &table).await;
         assert_eq!(hands.len(), 1, "{id}: the hand is stored");
         assert_eq!(&hands[0]["settlement"], settlement, "{id}");
     }

@@ -247,6 +247,21 @@ pub async fn join_room(addr: SocketAddr, token: &str, code: &str) {
     assert_eq!(status, 200, "{body}");
 }
 
+/// A table's stored hands, as `GET /api/tables/{table}/hands` lists them.
+pub async fn stored_hands(addr: SocketAddr, table: &str) -> Vec<Value> {
+    let (status, hands) = http(
+        addr,
+        "GET",
+        &format!("/api/tables/{table}/hands"),
+        None,
+        None,
+    )
+    .await
+    .expect("hands");
+    assert_eq!(status, 200, "{hands}");
+    hands.as_array().cloned().unwrap_or_default()
+}
+
 /// A protocol client on one table.
 pub struct Client {
     pub socket: Socket,
