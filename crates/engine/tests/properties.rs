@@ -83,6 +83,7 @@ fn candidate_actions() -> Vec<Action> {
         out.push(Action::ConcealedKong { tile: t });
         out.push(Action::AddedKong { tile: t });
         out.push(Action::Chow { low: t });
+        out.push(Action::DeclareReady { tile: t });
     }
     out
 }
@@ -149,7 +150,8 @@ fn assert_hidden(game: &Game) {
 
 fn play_checked(ruleset: &Ruleset, seed: u64, deep: bool) -> Game {
     let mut rng = SeededRng::new(seed.wrapping_mul(31).wrapping_add(7));
-    let dealer = Seat::new((seed % 4) as u8).expect("seat");
+    let players = u64::from(ruleset.rules().players());
+    let dealer = Seat::new((seed % players) as u8).expect("seat");
     let carried = Carried {
         dealer_streak: (seed % 3) as u32,
         draw_streak: (seed % 2) as u32,
@@ -236,6 +238,9 @@ fn check_ruleset(ruleset: &Ruleset) {
             0,
             "seed {seed}: not zero-sum: {st:?}"
         );
+        for absent in Seat::ALL.into_iter().skip(usize::from(game.players())) {
+            assert_eq!(st.deltas[absent], 0, "seed {seed}: an absent seat scored");
+        }
         wins += game.wins().len();
         if matches!(id, RulesetId::Guobiao) {
             assert_guobiao_minimum(seed, st);
@@ -404,6 +409,19 @@ fn ningbo_with_the_next_caishen_and_a_base_invariants() {
     );
     raw.insert("base".into(), engine::ruleset::OptionValue::Int(5));
     check_ruleset(&Ruleset::new(RulesetId::Ningbo, &raw).expect("valid options"));
+}
+
+#[test]
+fn two_player_invariants() {
+    check_preset(RulesetId::TwoPlayer);
+}
+
+#[test]
+fn two_player_with_three_bonus_kinds_and_a_base_invariants() {
+    let mut raw = engine::ruleset::RawOptions::new();
+    raw.insert("huapai".into(), engine::ruleset::OptionValue::Int(3));
+    raw.insert("base".into(), engine::ruleset::OptionValue::Int(5));
+    check_ruleset(&Ruleset::new(RulesetId::TwoPlayer, &raw).expect("valid options"));
 }
 
 #[test]
