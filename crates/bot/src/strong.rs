@@ -34,6 +34,8 @@
 //!   there is measured against that as well as against shanten.
 //! - **Ningbo** hands are decided in `ningbo.rs`: a win needs 4 台, so a ready hand is valued
 //!   by the engine's own verdict on each wait, and a hand short of 台 in sight is a step further.
+//! - **Two-player** hands are decided in `two_player.rs`: speed first with fan as the tie-break,
+//!   报听 for a concealed ready hand, and a concealed hand claims only to become ready.
 
 use engine::view::{PublicSeat, SeatView};
 use engine::wall::{SeededRng, TileSetKind};
@@ -42,7 +44,7 @@ use engine::{Action, Seat, Suit, Tile};
 use crate::Policy;
 use crate::basic::{common_choice, discard_tiles, fallback, pick_lowest};
 use crate::efficiency::{Candidate, Goal, Seen, candidates, meld_count, wait_value};
-use crate::{beijing, guobiao, ningbo, shanghai, suzhou, wuhu};
+use crate::{beijing, guobiao, ningbo, shanghai, suzhou, two_player, wuhu};
 
 /// Efficiency, goals and defence.
 #[derive(Clone, Copy, Debug, Default)]
@@ -76,6 +78,9 @@ impl Policy for Strong {
         }
         if ningbo::applies(view) {
             return ningbo::decide(view, legal, rng);
+        }
+        if two_player::applies(view) {
+            return two_player::decide(view, legal, rng);
         }
         let plain = Goal::plain(view);
         let flush = if view.ruleset.rules().plays_on_after_win() {
@@ -190,6 +195,10 @@ pub(crate) fn threats(view: &SeatView) -> Vec<(Seat, &PublicSeat, f64)> {
             }
             if view.wall_drawable < LATE_WALL {
                 level += 1.0;
+            }
+            // A declared ready hand (报听, two-player) is ready.
+            if p.ready {
+                level += 3.0;
             }
             (s, p, level)
         })

@@ -91,7 +91,7 @@ pub(crate) fn score(hand: &SeatHand, win: &Win, cx: &Context<'_>) -> Result<Scor
     readings
         .iter()
         .map(|r| facts.rows(r))
-        .max_by_key(|s| (s.total, s.items.iter().map(|i| i.value).sum::<i64>()))
+        .max_by_key(|s| (s.total, uncapped(&s.items)))
         .ok_or_else(|| "no reading".to_owned())
 }
 
@@ -436,9 +436,8 @@ impl<'a> Facts<'a> {
         if flowers > 0 {
             rows.push(item("花牌", 1, flowers));
         }
-        let sum: i64 = rows.iter().map(|i| i.value * i64::from(i.count)).sum();
         Scored {
-            total: sum.min(CAP),
+            total: uncapped(&rows).min(CAP),
             items: rows,
         }
     }
@@ -524,6 +523,11 @@ fn distinct(tiles: &[Tile]) -> ArrayVec<Tile, 34> {
         }
     }
     out
+}
+
+/// The rows added up before the cap.
+fn uncapped(items: &[FanItem]) -> i64 {
+    items.iter().map(|i| i.value * i64::from(i.count)).sum()
 }
 
 fn item(name: &'static str, value: i64, count: u32) -> FanItem {
