@@ -316,6 +316,34 @@ fn two_player_arenas_seat_two_and_settle_prints_two_deltas() {
     let out = child.wait_with_output().expect("finishes");
     let result = last_json(&String::from_utf8_lossy(&out.stdout));
     assert_eq!(result["deltas"], serde_json::json!([-1, 1]));
+    // A two-player table replays to two scores.
+    let dir = std::env::temp_dir().join(format!("mahjong-cli-tp-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let record = dir.join("table.json");
+    let sim = mahjong()
+        .args([
+            "simulate",
+            "--ruleset",
+            "two-player",
+            "--hands",
+            "6",
+            "--json",
+        ])
+        .arg("--table-record")
+        .arg(&record)
+        .output()
+        .expect("runs");
+    assert!(
+        sim.status.success(),
+        "{}",
+        String::from_utf8_lossy(&sim.stderr)
+    );
+    let stats = last_json(&String::from_utf8_lossy(&sim.stdout));
+    let replay = mahjong().arg("replay").arg(&record).output().expect("runs");
+    let replayed = last_json(&String::from_utf8_lossy(&replay.stdout));
+    assert_eq!(replayed["scores"].as_array().map(Vec::len), Some(2));
+    assert_eq!(replayed["scores"], stats["final_scores"]);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
