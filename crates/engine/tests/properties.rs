@@ -226,6 +226,8 @@ fn check_ruleset(ruleset: &Ruleset) {
     let id = ruleset.id();
     let hands = hands_per_preset();
     let mut wins = 0usize;
+    // Two-player: hands with a 报听 and hands reaching the 海底捞月 phase.
+    let (mut ready, mut seabed) = (0usize, 0usize);
     for seed in 0..hands {
         let deep = seed % 100 == 0;
         let game = play_checked(ruleset, seed, deep);
@@ -242,6 +244,10 @@ fn check_ruleset(ruleset: &Ruleset) {
             assert_eq!(st.deltas[absent], 0, "seed {seed}: an absent seat scored");
         }
         wins += game.wins().len();
+        let happened =
+            |f: fn(&EventKind) -> bool| game.events().iter().any(|e| f(&e.kind)) as usize;
+        ready += happened(|k| matches!(k, EventKind::ReadyDeclared { .. }));
+        seabed += happened(|k| matches!(k, EventKind::SeabedStarted { .. }));
         if matches!(id, RulesetId::Guobiao) {
             assert_guobiao_minimum(seed, st);
         }
@@ -279,6 +285,12 @@ fn check_ruleset(ruleset: &Ruleset) {
         wins as u64 > hands / share,
         "{id}: only {wins} wins in {hands} hands"
     );
+    if matches!(id, RulesetId::TwoPlayer) && hands >= 1_000 {
+        assert!(
+            ready > 0 && seabed > 0,
+            "{id}: 报听 in {ready} and 海底捞月 in {seabed} of {hands} hands"
+        );
+    }
 }
 
 /// No Ningbo win the state machine accepted is below 4 台 without the three-财神 bonus.
