@@ -153,6 +153,11 @@ function createCard(ctx, rulesets) {
     replace(options, optionFields(preset()));
     hands.placeholder = `${preset()?.default_hands ?? 8} (the rules' match)`;
   };
+  // Only the preset's other seats are offered (one in two-player, three elsewhere).
+  const showSeats = () => {
+    const others = (preset()?.players ?? 4) - 1;
+    seatSelects.forEach((s, i) => { s.parentElement.hidden = i >= others; });
+  };
   showDefaults();
   ruleset.addEventListener('change', showDefaults);
   const isPublic = el('input', { id: 'public', type: 'checkbox', checked: true });
@@ -166,7 +171,7 @@ function createCard(ctx, rulesets) {
       // one after it wait for people.
       const bots = [];
       for (const s of seatSelects) {
-        if (!s.value) break;
+        if (!s.value || s.parentElement.hidden) break;
         bots.push(s.value);
       }
       const opts = {};
@@ -205,6 +210,8 @@ function createCard(ctx, rulesets) {
   el('div', { class: 'field check' }, el('label', { for: 'public' }, 'Listed in the lobby'), isPublic),
   el('div', { class: 'field' }, el('label', { for: 'spectator-delay' }, 'Spectator delay (s)'), delay),
   el('div', { class: 'buttons' }, submit));
+  showSeats();
+  ruleset.addEventListener('change', showSeats);
   return form;
 }
 

@@ -39,6 +39,7 @@ function newPlayer() {
     void: null, // its 定缺 once revealed
     won: null, // WireWin, once it has won (血战 plays on)
     shown: null, // the winner's concealed tiles, shown by `won`
+    ready: false, // declared ready (报听, two-player): the server discards for it
   };
 }
 
@@ -63,6 +64,8 @@ function newHand(players) {
     discardOffer: null, // {seat, tile}: the newest discard, which a win may take
     robbed: false, // a kong was robbed since the last draw or discard
     players: Array.from({ length: players }, newPlayer),
+    bonus: [], // the face-up 花牌 indicators (two-player)
+    seabed: null, // the seat drawing in the 海底捞月 phase (two-player)
   };
 }
 
@@ -147,6 +150,8 @@ export function applySnapshot(m, t) {
   h.dice = v.dice;
   h.wall = v.wall;
   h.wild = v.wild ?? null;
+  h.bonus = v.bonus ?? [];
+  h.seabed = v.seabed ?? null;
   h.ownVoid = v.own_void ?? null;
   h.offered = v.offered ?? null;
   h.over = v.over;
@@ -154,6 +159,7 @@ export function applySnapshot(m, t) {
   v.seats.forEach((p, i) => {
     const q = h.players[i];
     q.melds = p.melds ?? [];
+    q.ready = !!p.ready;
     // The river, claimed discards marked; a server without `river` lists only the discards
     // still in front of the seat.
     q.discards = p.river
@@ -267,6 +273,18 @@ function applyEvent(m, e) {
       h.wild = e.wild;
       h.indicator = e.indicator;
       h.wall = Math.max(0, h.wall - 1);
+      break;
+    case 'bonus_turned':
+      // Turned up from the tiles set aside, not from the wall.
+      h.bonus.push(e.tile);
+      break;
+    case 'ready_declared':
+      if (p) p.ready = true;
+      break;
+    case 'seabed_started':
+      // 海底捞月: the next draws come from the tiles set aside, not from the wall.
+      h.seabed = e.seat;
+      h.wall = 0;
       break;
     case 'dealt':
       setOwnTiles(h, e.tiles);

@@ -138,6 +138,7 @@ const VERBS = {
   pass: () => 'passes',
   draw_last: () => 'draws the last tile (海底)',
   decline_last: () => 'declines the last tile: the hand is drawn (荒庄)',
+  declare_ready: (a) => `discards ${tileName(a.tile)} and declares ready (报听)`,
 };
 
 /** Describes one action for people. */

@@ -78,6 +78,7 @@ function seatPanel(m, s, pos, inTurn) {
     pos === 'me' ? null : statusChip(info),
     el('span', { class: 'score', title: 'table score' }, String(m.scores[s] ?? 0)),
     voidSuit ? el('span', { class: 'chip void' }, `缺${SUIT_NAMES[voidSuit] ?? voidSuit}`) : null,
+    p?.ready && !p?.won ? el('span', { class: 'chip void', title: 'declared ready: the server plays its draws' }, '报听') : null,
     p?.won ? el('span', { class: 'chip won' }, winText(m, p.won)) : null,
   );
   const panel = el('section', {
@@ -170,6 +171,13 @@ function centre(m, ctx, turn) {
     m.drawBonus > 0 ? el('span', { class: 'fact', title: '荒番: a won hand’s shares double' }, `荒番 ×${m.drawBonus}`) : null,
   );
   box.append(facts);
+  if (h?.bonus?.length) {
+    box.append(el('div', { class: 'wild-info', dataset: { testid: 'bonus' } }, '花牌 (1 fan each): ',
+      h.bonus.map((t) => tileElement(t, { size: 'small' }))));
+  }
+  if (h && h.seabed !== null && h.seabed !== undefined && !h.over) {
+    box.append(el('div', { class: 'hint' }, `海底捞月: seat ${h.seabed + 1} draws from the tiles set aside`));
+  }
   if (h?.wild) {
     box.append(el('div', { class: 'wild-info' }, 'Wild 百搭: ',
       tileElement(h.wild, { size: 'small', wild: h.wild }),
@@ -248,6 +256,11 @@ function actionBar(m, ctx) {
   for (const a of by('draw_last')) bar.append(button(a, '摸 Draw the last tile'));
   for (const a of by('decline_last')) bar.append(button(a, '不摸 Decline (荒庄)'));
   for (const a of by('self_draw_win')) bar.append(button(a, '自摸 Self-draw win'));
+  const ready = by('declare_ready');
+  if (ready.length) bar.append(el('span', { class: 'hint' }, '报听: discard and declare ready (the server then plays your draws):'));
+  for (const a of ready) {
+    bar.append(button(a, '报听', { tile: a.tile }, el('span', { class: 'mini' }, tileElement(a.tile, { size: 'small' }))));
+  }
   for (const a of by('win')) bar.append(button(a, '和 Win'));
   for (const a of by('exposed_kong')) bar.append(button(a, '杠 Kong'));
   for (const a of by('pung')) bar.append(button(a, '碰 Pung'));

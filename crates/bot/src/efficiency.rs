@@ -264,6 +264,7 @@ pub fn wait_value_with(view: &SeatView, hand: &TileCounts, melds: &[Meld], seen:
             round_wind: view.round_wind,
             players: view.seats.len() as u8,
             wild: view.wild.map(|w| w.wild),
+            bonus: &view.bonus,
         };
         if !rules.could_win(&own, t, check.wild) {
             continue;

@@ -330,6 +330,7 @@ impl<'a> Planner<'a> {
                 round_wind: view.round_wind,
                 players: 4,
                 wild: None,
+                bonus: &view.bonus,
             };
             rules
                 .evaluate_win(&check)

@@ -117,6 +117,7 @@ mod tests {
             concealed_count: n,
             void: None,
             won: None,
+            ready: false,
         };
         let legal = match offered {
             Some(_) => claims.to_vec(),
@@ -143,6 +144,8 @@ mod tests {
             legal,
             last_discard: offered.map(t),
             over: false,
+            bonus: Vec::new(),
+            seabed: None,
         }
     }
 

@@ -10,7 +10,8 @@
 //! - [`Strong`]: efficiency with the family's goals and defence (in Guobiao: targets that reach
 //!   the 8-fan minimum; in Shanghai: the qualifying hand types and what they pay; in Ningbo:
 //!   ready hands whose waits reach the 4-台 minimum; in Suzhou: its shapes and seven pairs; in
-//!   Wuhu: the 8 支 a win needs; in Guangdong: hands that carry fan, and the room's 起胡).
+//!   Wuhu: the 8 支 a win needs; in Guangdong: hands that carry fan, and the room's 起胡; in
+//!   two-player: 报听 for a concealed ready hand and waits by fan).
 
 mod basic;
 mod beijing;
@@ -24,6 +25,7 @@ mod random;
 mod shanghai;
 mod strong;
 mod suzhou;
+mod two_player;
 mod wuhu;
 
 use std::fmt;

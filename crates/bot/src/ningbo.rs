@@ -202,6 +202,7 @@ impl<'a> Planner<'a> {
                     round_wind: view.round_wind,
                     players: 4,
                     wild: self.wild,
+                    bonus: &[],
                 };
                 rules
                     .evaluate_win(&check)

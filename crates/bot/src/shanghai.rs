@@ -421,6 +421,7 @@ mod tests {
             concealed_count: n,
             void: None,
             won: None,
+            ready: false,
         };
         let legal = match offered {
             Some(_) => claims.to_vec(),
@@ -439,6 +440,8 @@ mod tests {
             dice: [2, 5],
             wall_drawable: 80,
             wild: None,
+            bonus: Vec::new(),
+            seabed: None,
             concealed,
             own_void: None,
             seats: vec![seat(13), seat(concealed.total()), seat(13), seat(13)],

@@ -37,6 +37,8 @@
 //! - **Guangdong** hands are decided in `guangdong.rs`: a win pays 2^fan, so flushes and pungs
 //!   are weighed against speed (a fan is worth two thirds of a step), and under a room's 起胡 a
 //!   hand whose fan in sight falls short is a step further for each fan it lacks.
+//! - **Two-player** hands are decided in `two_player.rs`: speed first with fan as the tie-break,
+//!   报听 for a concealed ready hand, and a concealed hand claims only to become ready.
 
 use engine::view::{PublicSeat, SeatView};
 use engine::wall::{SeededRng, TileSetKind};
@@ -45,7 +47,7 @@ use engine::{Action, Seat, Suit, Tile};
 use crate::Policy;
 use crate::basic::{common_choice, discard_tiles, fallback, pick_lowest};
 use crate::efficiency::{Candidate, Goal, Seen, candidates, meld_count, wait_value};
-use crate::{beijing, guangdong, guobiao, ningbo, shanghai, suzhou, wuhu};
+use crate::{beijing, guangdong, guobiao, ningbo, shanghai, suzhou, two_player, wuhu};
 
 /// Efficiency, goals and defence.
 #[derive(Clone, Copy, Debug, Default)]
@@ -82,6 +84,9 @@ impl Policy for Strong {
         }
         if guangdong::applies(view) {
             return guangdong::decide(view, legal, rng);
+        }
+        if two_player::applies(view) {
+            return two_player::decide(view, legal, rng);
         }
         let plain = Goal::plain(view);
         let flush = if view.ruleset.rules().plays_on_after_win() {
@@ -196,6 +201,10 @@ pub(crate) fn threats(view: &SeatView) -> Vec<(Seat, &PublicSeat, f64)> {
             }
             if view.wall_drawable < LATE_WALL {
                 level += 1.0;
+            }
+            // A declared ready hand (报听, two-player) is ready.
+            if p.ready {
+                level += 3.0;
             }
             (s, p, level)
         })

@@ -1,4 +1,4 @@
-//! Bots in all four seats through many seeded hands of every preset: every decision is one of
+//! Bots in every seat (four, or two in `two-player`) through many seeded hands of every preset: every decision is one of
 //! the legal actions (the engine would refuse anything else), nothing panics, and a decision is
 //! a function of the view and the seed.
 
@@ -18,7 +18,8 @@ fn hands_per_preset() -> u64 {
 /// Plays one hand with `lineup` (seat i plays `lineup[i]`), checking every decision.
 fn play(ruleset: &Ruleset, seed: u64, lineup: [Level; 4]) -> Game {
     let mut rng = SeededRng::new(seed ^ 0x5EED);
-    let dealer = Seat::ALL[(seed % 4) as usize];
+    let players = u64::from(ruleset.rules().players());
+    let dealer = Seat::ALL[(seed % players) as usize];
     let mut game = Game::new(
         ruleset.clone(),
         seed,
@@ -30,7 +31,7 @@ fn play(ruleset: &Ruleset, seed: u64, lineup: [Level; 4]) -> Game {
     while !game.is_over() {
         steps += 1;
         assert!(steps < 2_000, "seed {seed}: hand does not end");
-        for seat in Seat::ALL {
+        for seat in game.table_seats() {
             if game.legal_actions(seat).is_empty() {
                 continue;
             }
@@ -68,6 +69,19 @@ fn check(id: RulesetId) {
 /// Every level in `hands` hands of `ruleset`; each hand must end (a drawn hand when nobody
 /// can win).
 fn check_rules(ruleset: &Ruleset, hands: u64) {
+    if ruleset.rules().players() == 2 {
+        // Two seats: every level meets the strong one and one other (seats 2 and 3 are empty).
+        let lineups = [
+            [Level::Strong, Level::Basic, Level::Random, Level::Random],
+            [Level::Random, Level::Simple, Level::Random, Level::Random],
+            [Level::Strong, Level::Strong, Level::Random, Level::Random],
+            [Level::Simple, Level::Strong, Level::Random, Level::Random],
+        ];
+        for seed in 0..hands {
+            play(ruleset, seed, lineups[(seed % 4) as usize]);
+        }
+        return;
+    }
     // Every level in every seat, strong against strong too, and hands among the cheap levels
     // alone: the strong level's planning is most of the run's time, so it sits in fewer seats.
     let lineups = [
@@ -154,6 +168,11 @@ fn bots_play_ningbo() {
 }
 
 #[test]
+fn bots_play_two_player() {
+    check(RulesetId::TwoPlayer);
+}
+
+#[test]
 fn a_decision_depends_only_on_the_view_and_the_seed() {
     decisions_repeat(RulesetId::SichuanXuezhan, 77);
 }
@@ -161,6 +180,11 @@ fn a_decision_depends_only_on_the_view_and_the_seed() {
 #[test]
 fn a_shanghai_decision_depends_only_on_the_view_and_the_seed() {
     decisions_repeat(RulesetId::Shanghai, 78);
+}
+
+#[test]
+fn a_two_player_decision_depends_only_on_the_view_and_the_seed() {
+    decisions_repeat(RulesetId::TwoPlayer, 79);
 }
 
 /// Replays the first hundred decisions of a hand of strong bots from its record: at each, every

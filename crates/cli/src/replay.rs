@@ -21,13 +21,16 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     if let Ok(table) = serde_json::from_str::<TableRecord>(&text) {
         let replayed = table.replay()?;
         let state = replayed.state();
+        // Only the seats at the table (two in `two-player`).
+        let players = usize::from(replayed.ruleset().rules().players());
+        let scores: Vec<i64> = state.scores.0.iter().take(players).copied().collect();
         println!(
             "{}",
             serde_json::json!({
                 "ruleset": table.ruleset,
                 "seed": table.seed,
                 "hands": state.hands_played,
-                "scores": state.scores.0,
+                "scores": scores,
                 "next_dealer": state.dealer,
             })
         );
@@ -38,6 +41,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let game = record.replay()?;
     match game.settlement() {
         Some(st) => {
+            let players = usize::from(game.players());
+            let deltas: Vec<i64> = st.deltas.0.iter().take(players).copied().collect();
             let wins: Vec<String> = game
                 .wins()
                 .iter()
@@ -53,7 +58,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                     "seed": record.seed,
                     "actions": record.actions.len(),
                     "wins": wins,
-                    "deltas": st.deltas.0,
+                    "deltas": deltas,
                 })
             );
             Ok(())

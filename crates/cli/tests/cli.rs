@@ -181,11 +181,19 @@ fn simulate_is_deterministic_and_replayable() {
 #[test]
 fn bad_arguments_are_refused_with_a_message() {
     let out = mahjong()
-        .args(["simulate", "--ruleset", "two-player", "--hands", "1"])
+        .args(["simulate", "--ruleset", "three-player", "--hands", "1"])
         .output()
         .expect("runs");
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("not implemented"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("unknown ruleset `three-player`"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("two-player"),
+        "the known presets are listed: {stderr}"
+    );
     let out = mahjong()
         .args([
             "simulate",
@@ -257,6 +265,85 @@ fn arena_reports_every_level_and_refuses_bad_lineups() {
         .output()
         .expect("runs");
     assert!(String::from_utf8_lossy(&bad.stderr).contains("unknown bot level"));
+}
+
+#[test]
+fn two_player_arenas_seat_two_and_settle_prints_two_deltas() {
+    let out = mahjong()
+        .args([
+            "arena",
+            "--ruleset",
+            "two-player",
+            "--hands",
+            "20",
+            "--seats",
+            "strong,basic",
+            "--json",
+        ])
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report = last_json(&String::from_utf8_lossy(&out.stdout));
+    let levels = report["levels"].as_array().expect("levels");
+    assert_eq!(levels.len(), 2);
+    let bad = mahjong()
+        .args([
+            "arena",
+            "--ruleset",
+            "two-player",
+            "--seats",
+            "strong,basic,basic,basic",
+        ])
+        .output()
+        .expect("runs");
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("played by 2"));
+    let mut child = mahjong()
+        .arg("settle")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawns");
+    let line = r#"{"id": "tp", "ruleset": "two-player", "dealer": 0, "seats": [{"concealed": ""}, {"concealed": "456m678s345p9m", "melds": [{"kind": "chow", "tiles": "123p", "from": 0}]}], "wins": [{"seat": 1, "tile": "9m", "from": 0}]}"#;
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().expect("stdin");
+        writeln!(stdin, "{line}").expect("writes");
+    }
+    let out = child.wait_with_output().expect("finishes");
+    let result = last_json(&String::from_utf8_lossy(&out.stdout));
+    assert_eq!(result["deltas"], serde_json::json!([-1, 1]));
+    // A two-player table replays to two scores.
+    let dir = std::env::temp_dir().join(format!("mahjong-cli-tp-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let record = dir.join("table.json");
+    let sim = mahjong()
+        .args([
+            "simulate",
+            "--ruleset",
+            "two-player",
+            "--hands",
+            "6",
+            "--json",
+        ])
+        .arg("--table-record")
+        .arg(&record)
+        .output()
+        .expect("runs");
+    assert!(
+        sim.status.success(),
+        "{}",
+        String::from_utf8_lossy(&sim.stderr)
+    );
+    let stats = last_json(&String::from_utf8_lossy(&sim.stdout));
+    let replay = mahjong().arg("replay").arg(&record).output().expect("runs");
+    let replayed = last_json(&String::from_utf8_lossy(&replay.stdout));
+    assert_eq!(replayed["scores"].as_array().map(Vec::len), Some(2));
+    assert_eq!(replayed["scores"], stats["final_scores"]);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -51,6 +51,13 @@ pub enum Action {
     DrawLast,
     /// Decline to draw the last drawable tile: the hand is drawn (荒牌) at once.
     DeclineLast,
+    /// Discard `tile` and declare ready (报听): the hand left must be waiting, and from now on
+    /// it does not change (two-player). The engine then discards each drawn tile that does not
+    /// win, and asks only whether to win.
+    DeclareReady {
+        /// The tile discarded with the declaration.
+        tile: Tile,
+    },
 }
 
 impl Action {
@@ -80,6 +87,7 @@ impl fmt::Display for Action {
             Action::Pass => write!(f, "pass"),
             Action::DrawLast => write!(f, "draw the last tile"),
             Action::DeclineLast => write!(f, "decline the last tile"),
+            Action::DeclareReady { tile } => write!(f, "discard {tile} and declare ready"),
         }
     }
 }

@@ -67,6 +67,12 @@ pub enum EventKind {
         /// The wild kind.
         wild: Tile,
     },
+    /// A tile of the set-aside tiles was turned face up after the deal; its kind is a bonus
+    /// kind (two-player 花牌).
+    BonusTurned {
+        /// The tile turned up.
+        tile: Tile,
+    },
     /// A seat's dealt tiles (to that seat).
     Dealt {
         /// The seat.
@@ -125,6 +131,22 @@ pub enum EventKind {
     LastDeclined {
         /// The seat.
         seat: Seat,
+    },
+    /// A seat declared ready (报听); its discard follows as a `Discarded` event. From now on the
+    /// engine discards its drawn tiles that do not win.
+    ReadyDeclared {
+        /// The seat.
+        seat: Seat,
+        /// 天听: declared on the seat's first discard, before any claim or kong.
+        first_turn: bool,
+    },
+    /// The wall ran out and the 海底捞月 phase began: `seat`, the first-ready waiting seat,
+    /// draws up to `draws` tiles from the set-aside tiles, each checked for a self-draw win.
+    SeabedStarted {
+        /// The drawing seat.
+        seat: Seat,
+        /// How many draws at most.
+        draws: u8,
     },
     /// A claimed or declared meld; a concealed kong's kind only in the owner's copy.
     Melded {

@@ -139,6 +139,15 @@ pub struct WinInput {
     /// See [`WinFlags`].
     #[serde(default)]
     pub after_kong_discard: bool,
+    /// 报听 declared before the win (two-player); see [`WinFlags`].
+    #[serde(default, alias = "ready", alias = "baoting")]
+    pub declared_ready: bool,
+    /// 天听 (two-player; implies `declared_ready`); see [`WinFlags`].
+    #[serde(default, alias = "tianting")]
+    pub ready_first_turn: bool,
+    /// A win in the 海底捞月 phase (two-player); see [`WinFlags`].
+    #[serde(default, alias = "extra_draw")]
+    pub seabed: bool,
 }
 
 /// Carried table facts of an input line.
@@ -254,6 +263,9 @@ impl SettleInput {
                         last_of_kind: w.last_of_kind,
                         first_turn: w.first_turn,
                         after_kong_discard: w.after_kong_discard,
+                        declared_ready: w.declared_ready || w.ready_first_turn,
+                        ready_first_turn: w.ready_first_turn,
+                        seabed: w.seabed,
                     },
                 })
             })

@@ -78,6 +78,14 @@ pub struct WinFlags {
     pub first_turn: bool,
     /// On a discard made right after the discarder's kong (杠上炮).
     pub after_kong_discard: bool,
+    /// The winner had declared ready (报听) before the win (two-player).
+    pub declared_ready: bool,
+    /// That 报听 was 天听: made with the dealer's first discard, or by a non-dealer discarding
+    /// its first drawn tile, before any claim or kong (two-player); set with `declared_ready`.
+    pub ready_first_turn: bool,
+    /// A self-draw in the 海底捞月 phase, on one of the extra draws from the tiles set aside
+    /// after the wall ran out (two-player).
+    pub seabed: bool,
 }
 
 /// One win of a hand.

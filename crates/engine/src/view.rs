@@ -36,6 +36,8 @@ pub struct PublicSeat {
     pub void: Option<Suit>,
     /// Its win, if it has won.
     pub won: Option<Win>,
+    /// Whether the seat has declared ready (报听, two-player): the engine now discards for it.
+    pub ready: bool,
 }
 
 /// What one seat may know now.
@@ -57,6 +59,10 @@ pub struct SeatView {
     pub wall_drawable: usize,
     /// The indicator and wild kind, where the family has one (public).
     pub wild: Option<crate::wall::WildDraw>,
+    /// The tiles turned up as bonus indicators (two-player 花牌, public); their kinds score.
+    pub bonus: Vec<Tile>,
+    /// The seat drawing in the 海底捞月 phase, once the wall has run out (two-player).
+    pub seabed: Option<Seat>,
     /// Own concealed tiles (`to_tiles()` lists them sorted).
     pub concealed: crate::tiles::TileCounts,
     /// Own 定缺 (known to self before the reveal).
@@ -95,6 +101,7 @@ impl SeatView {
                     concealed_count: st.concealed.total(),
                     void: if revealed { st.void } else { None },
                     won: st.won,
+                    ready: st.ready.is_some(),
                 }
             })
             .collect();
@@ -108,6 +115,8 @@ impl SeatView {
             dice: game.dice(),
             wall_drawable: game.wall_drawable(),
             wild: game.wild(),
+            bonus: game.bonus().to_vec(),
+            seabed: game.seabed_seat(),
             concealed: own.concealed,
             own_void: own.void,
             seats,

@@ -118,6 +118,10 @@ pub struct Wall {
     back: usize,
     reserve: usize,
     replacement: ReplacementEnd,
+    /// Tiles of the set kept out of play for the whole hand (two-player: the 65 of 136 not
+    /// drawn into the hand's wall); only indicators and the 海底捞月 draws are taken from them.
+    #[serde(default)]
+    unused: Vec<Tile>,
 }
 
 impl Wall {
@@ -137,7 +141,34 @@ impl Wall {
             back,
             reserve: 0,
             replacement,
+            unused: Vec::new(),
         }
+    }
+
+    /// Keeps the first `keep` tiles of the shuffled order as the hand's wall and sets the rest
+    /// aside, out of play (two-player's 71 of 136). Only before anything is drawn.
+    pub fn set_aside_unused(&mut self, keep: usize) {
+        if self.front == 0 && self.back == self.tiles.len() && keep < self.tiles.len() {
+            self.unused = self.tiles.split_off(keep);
+            self.back = self.tiles.len();
+        }
+    }
+
+    /// The tiles set aside out of play (census and the record; never sent).
+    pub fn unused(&self) -> &[Tile] {
+        &self.unused
+    }
+
+    /// Takes the next tile from the tiles set aside (two-player's 海底捞月 draws).
+    pub fn draw_unused(&mut self) -> Option<Tile> {
+        self.unused.pop()
+    }
+
+    /// Turns up one tile of the set-aside tiles as an indicator (two-player's 花牌): the first,
+    /// from the top of that pile, that `keep` accepts. `None` when none is left.
+    pub fn turn_up_unused(&mut self, keep: impl Fn(Tile) -> bool) -> Option<Tile> {
+        let i = self.unused.iter().rposition(|&t| keep(t))?;
+        Some(self.unused.remove(i))
     }
 
     /// Breaks the wall: the live end starts `position` tiles into the shuffled order (the

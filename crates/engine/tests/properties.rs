@@ -84,6 +84,7 @@ fn candidate_actions() -> Vec<Action> {
         out.push(Action::ConcealedKong { tile: t });
         out.push(Action::AddedKong { tile: t });
         out.push(Action::Chow { low: t });
+        out.push(Action::DeclareReady { tile: t });
     }
     out
 }
@@ -150,7 +151,8 @@ fn assert_hidden(game: &Game) {
 
 fn play_checked(ruleset: &Ruleset, seed: u64, deep: bool) -> Game {
     let mut rng = SeededRng::new(seed.wrapping_mul(31).wrapping_add(7));
-    let dealer = Seat::new((seed % 4) as u8).expect("seat");
+    let players = u64::from(ruleset.rules().players());
+    let dealer = Seat::new((seed % players) as u8).expect("seat");
     let carried = Carried {
         dealer_streak: (seed % 3) as u32,
         draw_streak: (seed % 2) as u32,
@@ -231,6 +233,8 @@ fn check_options(ruleset: &Ruleset) {
 fn check_ruleset(ruleset: &Ruleset, hands: u64) {
     let id = ruleset.id();
     let mut wins = 0usize;
+    // Two-player: hands with a 报听 and hands reaching the 海底捞月 phase.
+    let (mut ready, mut seabed) = (0usize, 0usize);
     for seed in 0..hands {
         let deep = seed % 100 == 0;
         let game = play_checked(ruleset, seed, deep);
@@ -243,7 +247,14 @@ fn check_ruleset(ruleset: &Ruleset, hands: u64) {
             0,
             "seed {seed}: not zero-sum: {st:?}"
         );
+        for absent in Seat::ALL.into_iter().skip(usize::from(game.players())) {
+            assert_eq!(st.deltas[absent], 0, "seed {seed}: an absent seat scored");
+        }
         wins += game.wins().len();
+        let happened =
+            |f: fn(&EventKind) -> bool| game.events().iter().any(|e| f(&e.kind)) as usize;
+        ready += happened(|k| matches!(k, EventKind::ReadyDeclared { .. }));
+        seabed += happened(|k| matches!(k, EventKind::SeabedStarted { .. }));
         if matches!(id, RulesetId::Guobiao) {
             assert_guobiao_minimum(seed, st);
         }
@@ -281,6 +292,12 @@ fn check_ruleset(ruleset: &Ruleset, hands: u64) {
         wins as u64 > hands / share,
         "{id}: only {wins} wins in {hands} hands"
     );
+    if matches!(id, RulesetId::TwoPlayer) && hands >= 1_000 {
+        assert!(
+            ready > 0 && seabed > 0,
+            "{id}: 报听 in {ready} and 海底捞月 in {seabed} of {hands} hands"
+        );
+    }
 }
 
 /// No Ningbo win the state machine accepted is below 4 台 without the three-财神 bonus.
@@ -411,6 +428,19 @@ fn ningbo_with_the_next_caishen_and_a_base_invariants() {
     );
     raw.insert("base".into(), engine::ruleset::OptionValue::Int(5));
     check_options(&Ruleset::new(RulesetId::Ningbo, &raw).expect("valid options"));
+}
+
+#[test]
+fn two_player_invariants() {
+    check_preset(RulesetId::TwoPlayer);
+}
+
+#[test]
+fn two_player_with_three_bonus_kinds_and_a_base_invariants() {
+    let mut raw = engine::ruleset::RawOptions::new();
+    raw.insert("huapai".into(), engine::ruleset::OptionValue::Int(3));
+    raw.insert("base".into(), engine::ruleset::OptionValue::Int(5));
+    check_options(&Ruleset::new(RulesetId::TwoPlayer, &raw).expect("valid options"));
 }
 
 #[test]

@@ -28,6 +28,8 @@ struct HandModel {
     dice: [u8; 2],
     wall: usize,
     wild: Option<WildDraw>,
+    bonus: Vec<Tile>,
+    seabed: Option<Seat>,
     concealed: TileCounts,
     own_void: Option<Suit>,
     seats: Vec<PublicSeat>,
@@ -69,6 +71,8 @@ impl SeatModel {
             dice: h.dice,
             wall_drawable: h.wall,
             wild: h.wild,
+            bonus: h.bonus.clone(),
+            seabed: h.seabed,
             concealed: h.concealed,
             own_void: h.own_void,
             seats: h.seats.clone(),
@@ -115,6 +119,8 @@ impl SeatModel {
                 dice: *dice,
                 wall: *wall,
                 wild: None,
+                bonus: Vec::new(),
+                seabed: None,
                 concealed: TileCounts::default(),
                 own_void: None,
                 seats: (0..players).map(|_| empty_seat()).collect(),
@@ -132,6 +138,13 @@ impl SeatModel {
                     wild: *wild,
                 });
             }
+            WireEvent::BonusTurned { tile } => h.bonus.push(*tile),
+            WireEvent::ReadyDeclared { seat, .. } => {
+                if let Some(p) = h.seats.get_mut(usize::from(*seat)) {
+                    p.ready = true;
+                }
+            }
+            WireEvent::SeabedStarted { seat: s, .. } => h.seabed = Some(seat(*s)),
             WireEvent::Dealt { seat, tiles } => {
                 if Some(usize::from(*seat)) == me {
                     h.concealed = TileCounts::from_tiles(tiles);
@@ -331,6 +344,7 @@ fn empty_seat() -> PublicSeat {
         concealed_count: 0,
         void: None,
         won: None,
+        ready: false,
     }
 }
 
@@ -370,6 +384,7 @@ fn hand_of(v: &WireView) -> HandModel {
                 from: w.from.map(seat),
                 flags: Default::default(),
             }),
+            ready: p.ready,
         })
         .collect();
     HandModel {
@@ -382,6 +397,8 @@ fn hand_of(v: &WireView) -> HandModel {
             indicator: w,
             wild: w,
         }),
+        bonus: v.bonus.clone(),
+        seabed: v.seabed.map(seat),
         concealed: TileCounts::from_tiles(&v.hand),
         own_void: v.own_void.as_deref().and_then(|s| s.parse().ok()),
         seats,

@@ -54,6 +54,7 @@ fn public(p: &PublicSeat) -> WirePublicSeat {
         concealed: p.concealed_count,
         void: p.void.map(|s| s.to_string()),
         won: p.won.as_ref().map(win),
+        ready: p.ready,
     }
 }
 
@@ -67,6 +68,8 @@ pub fn view<'a>(v: &SeatView, seen: impl IntoIterator<Item = &'a Event>) -> Wire
         dice: v.dice,
         wall: v.wall_drawable,
         wild: v.wild.map(|w| w.wild),
+        bonus: v.bonus.clone(),
+        seabed: v.seabed.map(seat),
         hand: v.concealed.to_tiles(),
         own_void: v.own_void.map(|s| s.to_string()),
         seats: v.seats.iter().map(public).collect(),
@@ -179,6 +182,18 @@ pub fn wire_event(e: &EventKind, players: u8) -> WireEvent {
         EventKind::WildTurned { indicator, wild } => WireEvent::WildTurned {
             indicator: *indicator,
             wild: *wild,
+        },
+        EventKind::BonusTurned { tile } => WireEvent::BonusTurned { tile: *tile },
+        EventKind::ReadyDeclared {
+            seat: s,
+            first_turn,
+        } => WireEvent::ReadyDeclared {
+            seat: seat(*s),
+            first_turn: *first_turn,
+        },
+        EventKind::SeabedStarted { seat: s, draws } => WireEvent::SeabedStarted {
+            seat: seat(*s),
+            draws: *draws,
         },
         EventKind::Dealt { seat: s, tiles } => WireEvent::Dealt {
             seat: seat(*s),

@@ -55,6 +55,13 @@ pub enum WireAction {
     DrawLast,
     /// Decline the last drawable tile: the hand ends drawn (荒牌).
     DeclineLast,
+    /// Discard `tile` and declare ready (报听, two-player): from then on the server discards
+    /// every drawn tile that does not win and asks only whether to win.
+    DeclareReady {
+        /// The tile discarded with the declaration.
+        #[schemars(with = "String")]
+        tile: Tile,
+    },
 }
 
 impl From<engine::Action> for WireAction {
@@ -73,6 +80,7 @@ impl From<engine::Action> for WireAction {
             A::Pass => WireAction::Pass,
             A::DrawLast => WireAction::DrawLast,
             A::DeclineLast => WireAction::DeclineLast,
+            A::DeclareReady { tile } => WireAction::DeclareReady { tile },
         }
     }
 }
@@ -93,6 +101,7 @@ impl From<WireAction> for engine::Action {
             WireAction::Pass => A::Pass,
             WireAction::DrawLast => A::DrawLast,
             WireAction::DeclineLast => A::DeclineLast,
+            WireAction::DeclareReady { tile } => A::DeclareReady { tile },
         }
     }
 }
@@ -162,6 +171,9 @@ pub struct WirePublicSeat {
     pub void: Option<String>,
     /// Its win, in 血战 once it has won.
     pub won: Option<WireWin>,
+    /// It has declared ready (报听, two-player): the server discards for it.
+    #[serde(default)]
+    pub ready: bool,
 }
 
 /// What one seat may know of the hand: its own tiles and the public facts.
@@ -180,6 +192,14 @@ pub struct WireView {
     /// The wild kind, where the ruleset turns one up.
     #[schemars(with = "Option<String>")]
     pub wild: Option<Tile>,
+    /// The face-up bonus indicators (two-player 花牌): each tile of their kinds in a winning hand
+    /// is 1 fan.
+    #[serde(default)]
+    #[schemars(with = "Vec<String>")]
+    pub bonus: Vec<Tile>,
+    /// The seat drawing in the 海底捞月 phase, once the wall has run out (two-player).
+    #[serde(default)]
+    pub seabed: Option<u8>,
     /// This seat's concealed tiles, sorted.
     #[schemars(with = "Vec<String>")]
     pub hand: Vec<Tile>,
@@ -250,6 +270,28 @@ pub enum WireEvent {
         /// The wild kind.
         #[schemars(with = "String")]
         wild: Tile,
+    },
+    /// A set-aside tile turned face up: its kind is a 花牌 (two-player).
+    BonusTurned {
+        /// The tile.
+        #[schemars(with = "String")]
+        tile: Tile,
+    },
+    /// A seat declared ready (报听, two-player); its `discarded` follows. From then on the server
+    /// discards its drawn tiles that do not win.
+    ReadyDeclared {
+        /// The seat.
+        seat: u8,
+        /// 天听: on its first discard, before any claim or kong.
+        first_turn: bool,
+    },
+    /// The wall ran out and the 海底捞月 phase began (two-player): `seat` draws up to `draws`
+    /// tiles from the set-aside tiles, each checked for a self-draw win only.
+    SeabedStarted {
+        /// The drawing seat.
+        seat: u8,
+        /// How many draws at most.
+        draws: u8,
     },
     /// This seat's dealt tiles.
     Dealt {

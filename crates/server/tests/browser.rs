@@ -175,9 +175,11 @@ async fn play(page: &mut cdp::Page, addr: SocketAddr) -> anyhow::Result<Vec<Path
             r#"(() => {
               const set = (sel, v) => { const e = document.querySelector(sel); e.value = v; e.dispatchEvent(new Event('change')); };
               const ids = [...document.querySelectorAll('[data-testid="create-ruleset"] option')].map((o) => o.value);
+              set('[data-testid="create-ruleset"]', 'two-player');
+              const seats = [1, 2, 3].map((i) => !document.querySelector(`[data-testid="bot-${i}"]`).parentElement.hidden);
               set('[data-testid="create-ruleset"]', 'sichuan-xuezhan-9');
               const cap = document.querySelector('[data-testid="opt-fan_cap"]');
-              return { ids, cap: cap && [cap.value, cap.min, cap.max], hands: document.querySelector('[data-testid="hands"]').placeholder };
+              return { ids, seats, cap: cap && [cap.value, cap.min, cap.max], hands: document.querySelector('[data-testid="hands"]').placeholder };
             })()"#,
         )
         .await?;
@@ -189,6 +191,9 @@ async fn play(page: &mut cdp::Page, addr: SocketAddr) -> anyhow::Result<Vec<Path
         || offered["cap"] != serde_json::json!(["9", "1", "13"])
     {
         bail!("the create-room form is not the server's rulesets: {offered}");
+    }
+    if offered["seats"] != serde_json::json!([true, false, false]) {
+        bail!("a two-player room offers one other seat: {offered}");
     }
     if !offered["hands"]
         .as_str()

@@ -705,6 +705,71 @@ async fn a_guobiao_hand_with_flowers_and_chows_plays_to_its_settlement() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_two_player_hand_with_one_bot_plays_to_its_settlement() {
+    let server = common::sqlite_server().await;
+    let addr = server.addr;
+    let (_, token) = guest(addr, "二人").await;
+    let room = create_room(
+        addr,
+        &token,
+        json!({"ruleset": "two-player", "hands": 1, "bots": ["basic"]}),
+    )
+    .await;
+    let table = room["table"].as_str().unwrap_or_default().to_string();
+    let mut c = Client::connect(addr, &table, &token, None)
+        .await
+        .expect("connect");
+    // The player declares ready (报听) as soon as it may; from then on it is asked only whether
+    // to win, and the server discards for it.
+    let mut ready = false;
+    let mut bonus_turned = false;
+    let over = loop {
+        let m = c
+            .next(WAIT)
+            .await
+            .expect("reads")
+            .expect("the socket stays open");
+        if let Some(legal) = prompt_of(&m) {
+            if ready {
+                for a in &legal {
+                    let kind = a["type"].as_str().unwrap_or_default();
+                    assert!(
+                        ["self_draw_win", "win", "pass"].contains(&kind),
+                        "a ready seat is asked only whether to win: {legal:?}"
+                    );
+                }
+            }
+            let declare = legal.iter().find(|a| a["type"] == "declare_ready").cloned();
+            let action = match declare {
+                Some(a) if !ready => {
+                    ready = true;
+                    a
+                }
+                _ => choose(&legal),
+            };
+            c.act(action).await.expect("acts");
+            continue;
+        }
+        if m["type"] == "event" && m["event"]["kind"] == "bonus_turned" {
+            bonus_turned = true;
+        }
+        match m["type"].as_str() {
+            Some("hand_over") => break m,
+            Some("error") => panic!("error from the server: {m}"),
+            _ => {}
+        }
+    };
+    assert!(bonus_turned, "the 花牌 is turned up for everyone to see");
+    let deltas = over["settlement"]["deltas"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(deltas.len(), 2, "{over}");
+    assert_eq!(deltas.iter().filter_map(Value::as_i64).sum::<i64>(), 0);
+    server.finish().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn quick_match_seats_waiting_players_together_and_fills_with_bots() {
     let server = common::sqlite_server().await;
     let addr = server.addr;

@@ -76,6 +76,14 @@ impl ClaimWindow {
                 }
                 opts.push(Action::Win);
             }
+            // 报听: the hand is locked; only a win may be taken.
+            if st.ready.is_some() {
+                if !opts.is_empty() {
+                    opts.push(Action::Pass);
+                }
+                w.options[seat] = opts;
+                continue;
+            }
             let may = rules.may_meld_suit(st.void, tile.suit());
             let held = st.concealed.get(tile);
             if may && held >= 2 {

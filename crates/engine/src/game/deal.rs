@@ -65,6 +65,15 @@ impl Game {
                 },
             );
         }
+        for _ in 0..self.ruleset.rules().bonus_indicators() {
+            // Each indicator names a kind not named yet.
+            let named = self.bonus.clone();
+            let Some(tile) = self.wall.turn_up_unused(|t| !named.contains(&t)) else {
+                break;
+            };
+            self.bonus.push(tile);
+            self.emit(Audience::Everyone, EventKind::BonusTurned { tile });
+        }
         // 补花 after the deal, dealer first; a flower dealt as the 14th leaves the dealer with a
         // replacement as its "drawn" tile.
         let mut drawn = fourteenth.filter(|t| !t.is_flower());
@@ -85,6 +94,14 @@ impl Game {
         for &s in &order {
             if self.holds_all_flowers(s) {
                 return;
+            }
+        }
+        if self.ruleset.rules().seabed_draws() > 0 {
+            // A non-dealer's dealt hand may already wait: it has waited since the deal.
+            for &s in &order {
+                if s != self.dealer && self.is_waiting(s) {
+                    self.seats[s].waiting_since = Some(0);
+                }
             }
         }
         self.opening_tile = drawn;

@@ -34,7 +34,7 @@ impl Game {
             dealer: self.dealer,
             round_wind: self.round_wind,
             wild: self.wild.map(|w| w.wild),
-            bonus: Vec::new(),
+            bonus: self.bonus.clone(),
             dice: Some(self.dice),
             seats: BySeat::from_fn(|s| {
                 let st = &self.seats[s];
@@ -68,6 +68,9 @@ impl Game {
         }
         if let Some(w) = self.wild {
             n[w.indicator.index()] += 1;
+        }
+        for &t in self.wall.unused().iter().chain(self.bonus.iter()) {
+            n[t.index()] += 1;
         }
         for s in self.table_seats() {
             let st = &self.seats[s];

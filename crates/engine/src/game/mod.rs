@@ -14,6 +14,7 @@ mod claims;
 mod deal;
 mod finish;
 mod follow;
+mod ready;
 mod turn;
 
 use arrayvec::ArrayVec;
@@ -79,6 +80,11 @@ pub(crate) struct SeatState {
     pub passed_win: Option<i64>,
     /// 漏胡: kinds this seat passed a win on since its last own move.
     pub missed: crate::tiles::TileSet,
+    /// 报听: declared, and when (two-player).
+    pub ready: Option<ready::Declared>,
+    /// The discard count at which the seat's hand last became waiting and has stayed so
+    /// (two-player's first-ready rule); `None` while not waiting.
+    pub waiting_since: Option<u32>,
 }
 
 impl SeatState {
@@ -158,6 +164,12 @@ pub struct Game {
     wild: Option<WildDraw>,
     /// Go-arounds following the dealer's discard (烧庄), where the family counts them.
     follow: follow::Follow,
+    /// The tiles turned up as bonus indicators (two-player 花牌), in order.
+    bonus: Vec<Tile>,
+    /// Discards made so far in the hand (the clock of the first-ready rule).
+    discards_made: u32,
+    /// The 海底捞月 phase, once the wall has run out (two-player).
+    seabed: Option<ready::Seabed>,
 }
 
 impl Game {
@@ -174,9 +186,12 @@ impl Game {
         let players = rules.players();
         let mut rng = SeededRng::new(seed);
         let mut wall = Wall::shuffled(rules.tile_set(), &mut rng, rules.replacement_end());
+        if let Some(keep) = rules.wall_tiles() {
+            wall.set_aside_unused(keep);
+        }
         let dice = [rng.die(), rng.die()];
         let stacks = rules.break_stacks(dice);
-        wall.break_at(deal::break_position(dice, stacks, rules.tile_set().len()));
+        wall.break_at(deal::break_position(dice, stacks, wall.remaining()));
         wall.set_reserve(rules.reserve(0));
         let mut game = Game {
             ruleset,
@@ -200,8 +215,12 @@ impl Game {
             legal: BySeat::default(),
             wild: None,
             follow: follow::Follow::default(),
+            bonus: Vec::new(),
+            discards_made: 0,
+            seabed: None,
         };
         game.deal();
+        game.run_automatic();
         game.refresh_legal();
         game
     }
@@ -290,14 +309,15 @@ impl Game {
             Action::SelfDrawWin => self.self_draw_win(seat),
             Action::ConcealedKong { tile } => self.concealed_kong(seat, tile),
             Action::AddedKong { tile } => self.added_kong(seat, tile),
-            Action::Win
-            | Action::Pung
-            | Action::ExposedKong
-            | Action::Chow { .. }
-            | Action::Pass => self.respond(seat, action),
+            Action::Win | Action::Pung | Action::ExposedKong | Action::Chow { .. } => {
+                self.respond(seat, action)
+            }
+            Action::Pass => self.pass(seat),
+            Action::DeclareReady { tile } => self.declare_ready(seat, tile),
             Action::DrawLast => self.draw_now(seat),
             Action::DeclineLast => self.decline_last(seat),
         }
+        self.run_automatic();
         self.refresh_legal();
         Ok(self.events[first_new..].to_vec())
     }
@@ -468,14 +488,19 @@ impl Game {
             round_wind: self.round_wind,
             players: self.players,
             wild: self.wild.map(|w| w.wild),
+            bonus: &self.bonus,
         };
         rules.evaluate_win(&check).ok().map(|s| (s.value, win))
     }
 
     /// Flags common to every win at this moment (和绝张 is added by [`Game::judge`]).
     pub(crate) fn base_flags(&self, seat: Seat) -> WinFlags {
+        let ready = self.seats[seat].ready;
         WinFlags {
             first_turn: self.untouched && !self.seats[seat].has_discarded,
+            declared_ready: ready.is_some(),
+            ready_first_turn: ready.is_some_and(|r| r.first_turn),
+            seabed: self.seabed.is_some(),
             ..WinFlags::default()
         }
     }
@@ -572,6 +597,20 @@ impl Game {
         SeatView::of(self, seat)
     }
 
+    /// The tiles turned up as bonus indicators (two-player 花牌); their kinds are the bonus
+    /// kinds.
+    pub fn bonus(&self) -> &[Tile] {
+        &self.bonus
+    }
+    /// Whether `seat` has declared ready (报听).
+    pub fn is_ready(&self, seat: Seat) -> bool {
+        self.seats[seat].ready.is_some()
+    }
+    /// The seat drawing in the 海底捞月 phase, once it has begun.
+    pub fn seabed_seat(&self) -> Option<Seat> {
+        self.seabed.map(|s| s.seat)
+    }
+
     /// The tile on offer in an open claim or robbing window.
     pub fn offered_tile(&self) -> Option<Tile> {
         match &self.phase {
@@ -613,5 +652,7 @@ mod suzhou_tests;
 mod testkit;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod two_player_tests;
 #[cfg(test)]
 mod wuhu_tests;

@@ -26,7 +26,16 @@ impl Game {
                 flags: self.turn_flags(turn),
             };
             let hand = self.seat_hand(seat, Some(t));
-            if self.judge(&hand, win).is_some() {
+            let wins = self.judge(&hand, win).is_some();
+            // 报听 and 海底捞月: the hand is locked; the only question is whether to win.
+            if self.is_locked(seat) {
+                return if wins {
+                    vec![Action::SelfDrawWin, Action::Pass]
+                } else {
+                    Vec::new()
+                };
+            }
+            if wins {
                 // 最后四张: a ready player whose tile appears must win; so must 四惠牌.
                 let wild = self.wild.map(|w| w.wild);
                 if turn.forced_zone || rules.wins_at_once(&hand, t, wild) {
@@ -95,6 +104,10 @@ impl Game {
                 out.retain(|a| *a != Action::Discard { tile: c });
             }
         }
+        if rules.declares_ready() {
+            let ready = self.ready_options(seat, &out[first_discard..]);
+            out.extend(ready);
+        }
         out
     }
 
@@ -142,6 +155,14 @@ impl Game {
         st.concealed.remove(tile);
         st.discards.push(tile);
         st.has_discarded = true;
+        self.discards_made += 1;
+        if self.seabed.is_some() {
+            // 海底捞月: a draw that did not win is laid down unclaimable; the next draw follows.
+            self.emit(Audience::Everyone, EventKind::Discarded { seat, tile });
+            self.seabed_draw(seat);
+            return;
+        }
+        self.note_waiting(seat);
         let after_dealer = seat.distance_from(self.dealer, self.players);
         self.follow.discarded(after_dealer, tile);
         self.emit(Audience::Everyone, EventKind::Discarded { seat, tile });
@@ -331,7 +352,7 @@ impl Game {
     /// `seat` takes the next tile of the live wall.
     pub(super) fn draw_now(&mut self, seat: Seat) {
         let Some(mut tile) = self.wall.draw() else {
-            self.finish(true);
+            self.wall_ran_out();
             return;
         };
         if tile.is_flower() {

@@ -11,4 +11,5 @@ pub mod sichuan;
 pub mod suzhou;
 #[cfg(test)]
 pub(crate) mod testing;
+pub mod two_player;
 pub mod wuhu;
