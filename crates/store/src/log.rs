@@ -4,6 +4,32 @@ use crate::error::is_unique_violation;
 use crate::model::{LoggedAction, TableId, UnixMillis, count, json, to_i64};
 use crate::{Store, StoreError, on_backend};
 
+/// Rows in one INSERT: 6 parameters each, well under either backend's parameter limit.
+const ROWS_PER_STATEMENT: usize = 128;
+
+/// `INSERT … VALUES ($1, …, $6), ($7, …)` for `rows` rows (placeholders only, no values).
+fn insert_statement(rows: usize) -> String {
+    let mut sql = String::from(
+        "INSERT INTO room_actions (table_id, seq, hand_no, seat, action, at_ms) VALUES ",
+    );
+    for r in 0..rows {
+        let p = r * 6;
+        if r > 0 {
+            sql.push_str(", ");
+        }
+        sql.push_str(&format!(
+            "(${}, ${}, ${}, ${}, ${}, ${})",
+            p + 1,
+            p + 2,
+            p + 3,
+            p + 4,
+            p + 5,
+            p + 6
+        ));
+    }
+    sql
+}
+
 /// One logged action as its row's columns: seq, hand_no, seat, action (JSON text), at_ms.
 pub(crate) type Row = (i64, i64, i16, String, i64);
 
@@ -63,26 +89,28 @@ impl Store {
             .collect()
     }
 
-    /// Inserts every table's rows in one transaction.
+    /// Inserts every table's rows in one transaction, a multi-row statement per chunk: one
+    /// round trip for many rows, which is what a grouped commit spends its time on.
     pub(crate) async fn insert_rows(&self, tables: &[(&str, Vec<Row>)]) -> Result<(), sqlx::Error> {
+        let rows: Vec<(&str, &Row)> = tables
+            .iter()
+            .flat_map(|(table, rows)| rows.iter().map(move |r| (*table, r)))
+            .collect();
         on_backend!(self, pool => {
             async {
                 let mut tx = pool.begin().await?;
-                for (table, rows) in tables {
-                    for (seq, hand_no, seat, action, at) in rows {
-                        sqlx::query(
-                            "INSERT INTO room_actions (table_id, seq, hand_no, seat, action, at_ms) \
-                             VALUES ($1, $2, $3, $4, $5, $6)",
-                        )
-                        .bind(*table)
-                        .bind(seq)
-                        .bind(hand_no)
-                        .bind(seat)
-                        .bind(action)
-                        .bind(at)
-                        .execute(&mut *tx)
-                        .await?;
+                for chunk in rows.chunks(ROWS_PER_STATEMENT) {
+                    let mut query = sqlx::query(sqlx::AssertSqlSafe(insert_statement(chunk.len())));
+                    for (table, (seq, hand_no, seat, action, at)) in chunk {
+                        query = query
+                            .bind(*table)
+                            .bind(seq)
+                            .bind(hand_no)
+                            .bind(seat)
+                            .bind(action.as_str())
+                            .bind(at);
                     }
+                    query.execute(&mut *tx).await?;
                 }
                 tx.commit().await
             }
