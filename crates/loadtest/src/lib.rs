@@ -4,8 +4,8 @@
 //! creates it, the other three join with its code), connects four WebSocket clients per table
 //! (subprotocol `mahjong.v1`, `hello` with the guest's token), and plays whole hands: every
 //! prompt is answered by a bot policy (`basic` by default) from the seat's own view, which each
-//! client keeps from the stream. Actions are paced per table (`rate` actions a second, or as
-//! fast as possible), and the run stops after `seconds` of steady state, every socket closed
+//! client keeps from the stream. Actions are paced per table (`rate` actions a second, each
+//! after a random think time, or as fast as possible), and the run stops after `seconds` of steady state, every socket closed
 //! cleanly, with a hard deadline over the whole.
 //!
 //! It reports tables and sockets held, actions per second, the latency from an action to the
@@ -77,13 +77,20 @@ pub struct Options {
     /// Tables to open, four sockets each.
     #[arg(long, env = "MAHJONG_LOADTEST_TABLES", default_value_t = 20)]
     pub tables: usize,
-    /// Seconds of steady state to measure, once every socket is connected.
+    /// Seconds of steady state to measure, after the warm-up.
     #[arg(long, env = "MAHJONG_LOADTEST_SECONDS", default_value_t = 10.0)]
     pub seconds: f64,
+    /// Seconds played once every socket is connected and before the steady state, not
+    /// measured: every table deals its first hand the moment its last player connects, so the
+    /// first seconds are a burst of deals and first decisions that a running server never
+    /// sees again.
+    #[arg(long, env = "MAHJONG_LOADTEST_WARMUP_SECONDS", default_value_t = 10.0)]
+    pub warmup_seconds: f64,
     /// Actions per table per second; 0 for as fast as possible.
     #[arg(long, env = "MAHJONG_LOADTEST_RATE", default_value_t = 1.0)]
     pub rate: f64,
-    /// Hard deadline over the whole run, set-up included, in seconds (default: `seconds` + 300).
+    /// Hard deadline over the whole run, set-up and warm-up included, in seconds (default:
+    /// `warmup_seconds` + `seconds` + 300).
     #[arg(long, env = "MAHJONG_LOADTEST_DEADLINE_SECONDS")]
     pub deadline_seconds: Option<f64>,
     /// Source addresses to spread client sockets over: 127.0.0.1 … 127.0.0.K.
@@ -129,6 +136,7 @@ impl Options {
             addr: "127.0.0.1:8080".into(),
             tables: 20,
             seconds: 10.0,
+            warmup_seconds: 10.0,
             rate: 1.0,
             deadline_seconds: None,
             source_addrs: 16,
@@ -169,6 +177,9 @@ impl Options {
         }
         if !(self.seconds.is_finite() && self.seconds >= 0.0) {
             wrong.push("--seconds must be 0 or more".into());
+        }
+        if !(self.warmup_seconds.is_finite() && self.warmup_seconds >= 0.0) {
+            wrong.push("--warmup-seconds must be 0 or more".into());
         }
         if !(self.rate.is_finite() && self.rate >= 0.0) {
             wrong.push("--rate must be 0 (as fast as possible) or more".into());

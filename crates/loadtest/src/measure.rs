@@ -9,7 +9,11 @@
 //! not part of the stream; the `ack` is timed on its own.
 //!
 //! Paced (`--rate R`), actions at a table are at least 1/R s apart, so what arrives between two
-//! of them is what the first caused. As fast as possible (`--rate 0`), several seats answer one
+//! of them is what the first caused. Each paced decision also waits a think time drawn
+//! uniformly from [0, 1/R) after its prompt arrives, as a player would. Without it every table
+//! answers the instant the server's claim window closes, the tables' rhythms (a discard, a
+//! 2 s window, the next discard) lock into phase, and the run measures thousands of tables
+//! acting in the same millisecond every two seconds, which no room of people does. As fast as possible (`--rate 0`), several seats answer one
 //! claim window at once, and a message may be credited to a later action than the one that
 //! caused it: figures at rate 0 are throughput figures.
 
@@ -210,6 +214,20 @@ pub(crate) struct TableClock {
 struct ClockInner {
     next_slot: Option<Instant>,
     open: Option<OpenAction>,
+    /// Draws think times (xorshift64*: the table's own, reproducible stream).
+    think: u64,
+}
+
+impl ClockInner {
+    /// A fraction of the interval in [0, 1).
+    fn think_fraction(&mut self) -> f64 {
+        let mut x = self.think;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.think = x;
+        (x.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64
+    }
 }
 
 struct OpenAction {
@@ -221,8 +239,9 @@ struct OpenAction {
 }
 
 impl TableClock {
-    /// A clock for a table of `seats` sockets, `rate` actions a second (0: no pacing).
-    pub(crate) fn new(seats: u8, rate: f64) -> TableClock {
+    /// A clock for table number `table` of `seats` sockets, `rate` actions a second (0: no
+    /// pacing).
+    pub(crate) fn new(table: usize, seats: u8, rate: f64) -> TableClock {
         let interval = if rate > 0.0 {
             Duration::from_secs_f64(1.0 / rate)
         } else {
@@ -234,6 +253,8 @@ impl TableClock {
             inner: Mutex::new(ClockInner {
                 next_slot: None,
                 open: None,
+                // Never zero, which xorshift would keep.
+                think: (table as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1,
             }),
         }
     }
@@ -245,14 +266,16 @@ impl TableClock {
         }
     }
 
-    /// When a decision that arrived at `now` may be sent: the table's next free slot, but no
-    /// later than `latest` (so a paced client never lets the server's clock decide for it).
+    /// When a decision that arrived at `now` may be sent: after a think time, at the table's
+    /// next free slot, but no later than `latest` (so a paced client never lets the server's
+    /// clock decide for it).
     pub(crate) fn slot(&self, now: Instant, latest: Instant) -> Instant {
         if self.interval.is_zero() {
             return now;
         }
         let mut inner = self.lock();
-        let slot = inner.next_slot.map_or(now, |s| s.max(now));
+        let thought = now + self.interval.mul_f64(inner.think_fraction());
+        let slot = inner.next_slot.map_or(thought, |s| s.max(thought));
         inner.next_slot = Some(slot + self.interval);
         slot.min(latest).max(now)
     }
@@ -323,4 +346,45 @@ fn close(action: OpenAction, stats: &Stats) {
         return;
     }
     stats.with_histograms(|h| h.last.saturating_record(micros(action.slowest)));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Paced slots come after a think time shorter than the interval, at least an interval
+    /// apart, and tables think differently (so they do not act in step).
+    #[test]
+    fn paced_slots_think_and_keep_the_pace() {
+        let now = Instant::now();
+        let interval = Duration::from_secs(1);
+        let far = now + Duration::from_secs(3600);
+        let clock = TableClock::new(7, 4, 1.0);
+        let mut last: Option<Instant> = None;
+        for _ in 0..50 {
+            let slot = clock.slot(now, far);
+            assert!(slot >= now);
+            if let Some(prev) = last {
+                assert!(slot >= prev + interval, "slots closer than the pace");
+                assert!(
+                    slot < prev + interval * 2,
+                    "a think time longer than the interval"
+                );
+            } else {
+                assert!(slot < now + interval);
+            }
+            last = Some(slot);
+        }
+        let firsts: Vec<Instant> = (0..20)
+            .map(|t| TableClock::new(t, 4, 1.0).slot(now, far))
+            .collect();
+        let distinct = firsts
+            .iter()
+            .filter(|a| firsts.iter().filter(|b| b == a).count() == 1)
+            .count();
+        assert!(distinct >= 18, "tables think alike: {firsts:?}");
+        // No later than the deadline allows, and no pacing at rate 0.
+        assert_eq!(clock.slot(now, now), now);
+        assert_eq!(TableClock::new(1, 4, 0.0).slot(now, far), now);
+    }
 }

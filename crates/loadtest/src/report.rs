@@ -33,8 +33,10 @@ pub struct Report {
     pub sockets_held: u64,
     /// Sockets still open when it ended.
     pub sockets_at_end: u64,
-    /// Seconds from the start to the steady state (sign-ups, rooms, connections).
+    /// Seconds from the start until every socket was connected (sign-ups, rooms, connections).
     pub setup_seconds: f64,
+    /// Seconds played after that and before the steady state, not measured.
+    pub warmup_seconds: f64,
     /// Seconds of steady state measured.
     pub seconds: f64,
     /// Actions sent in the steady state.
@@ -247,11 +249,12 @@ impl fmt::Display for Report {
         )?;
         writeln!(
             f,
-            "  sockets: {} planned, {} held, {} at the end; set-up {:.1} s; steady {:.1} s{}",
+            "  sockets: {} planned, {} held, {} at the end; set-up {:.1} s; warm-up {:.1} s; steady {:.1} s{}",
             self.sockets_planned,
             self.sockets_held,
             self.sockets_at_end,
             self.setup_seconds,
+            self.warmup_seconds,
             self.seconds,
             if self.deadline_hit {
                 " (cut by the hard deadline)"

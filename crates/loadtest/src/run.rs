@@ -32,7 +32,7 @@ pub async fn run(options: &Options, target: Target) -> Result<Report, LoadError>
     let started = Instant::now();
     let deadline_seconds = options
         .deadline_seconds
-        .unwrap_or(options.seconds + DEFAULT_SLACK_SECONDS);
+        .unwrap_or(options.warmup_seconds + options.seconds + DEFAULT_SLACK_SECONDS);
     let hard = started + Duration::from_secs_f64(deadline_seconds);
     let players: u8 = match target {
         Target::Game => options
@@ -49,7 +49,7 @@ pub async fn run(options: &Options, target: Target) -> Result<Report, LoadError>
     let shared = Arc::new(Shared {
         stats: Stats::new(),
         tables: (0..options.tables)
-            .map(|_| TableClock::new(players, options.rate))
+            .map(|t| TableClock::new(t, players, options.rate))
             .collect(),
         policy: options.policy,
         action_ms: options.action_seconds * 1000,
@@ -114,6 +114,15 @@ pub async fn run(options: &Options, target: Target) -> Result<Report, LoadError>
     }
     let setup_seconds = started.elapsed().as_secs_f64();
 
+    // The warm-up: played, not measured.
+    let warm = Instant::now();
+    let warm_end = warm + Duration::from_secs_f64(options.warmup_seconds);
+    if warm_end > hard {
+        deadline_hit = true;
+    }
+    tokio::time::sleep_until(warm_end.min(hard)).await;
+    let warmup_seconds = warm.elapsed().as_secs_f64();
+
     // The steady state.
     stats.reset_histograms();
     let before = stats.counters.values();
@@ -169,6 +178,7 @@ pub async fn run(options: &Options, target: Target) -> Result<Report, LoadError>
         sockets_held: before.open,
         sockets_at_end: after.open,
         setup_seconds,
+        warmup_seconds,
         seconds,
         actions,
         actions_per_second: per_second(actions),

@@ -17,6 +17,7 @@ fn options(addr: std::net::SocketAddr) -> Options {
     o.addr = addr.to_string();
     o.tables = 20;
     o.seconds = 3.0;
+    o.warmup_seconds = 1.0;
     o.rate = 0.0;
     o.source_addrs = 4;
     o.deadline_seconds = Some(120.0);
@@ -102,6 +103,7 @@ async fn loads_the_baseline_server() {
         .expect("start the baseline");
     let mut o = options(baseline.addr);
     o.seconds = 2.0;
+    o.warmup_seconds = 1.0;
     let report = loadtest::run(&o, Target::Baseline).await.expect("run");
     baseline.task.abort();
 
@@ -126,11 +128,13 @@ async fn refuses_bad_options() {
     o.tables = 0;
     o.rate = -1.0;
     o.ruleset = "nowhere".into();
+    o.warmup_seconds = f64::NAN;
     let e = loadtest::run(&o, Target::Game)
         .await
         .expect_err("bad options");
     let text = e.to_string();
     assert!(text.contains("--tables") && text.contains("--rate") && text.contains("--ruleset"));
+    assert!(text.contains("--warmup-seconds"), "{text}");
     o = Options::defaults();
     o.addr = "10.0.0.1:80".into();
     assert!(matches!(
