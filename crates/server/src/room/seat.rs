@@ -3,14 +3,20 @@
 
 use std::collections::VecDeque;
 use std::sync::Arc;
+use std::time::Duration;
 
 use protocol::{Body, SeatInfo, SeatStatus, ServerMessage};
 use store::PlayerId;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
-/// Messages kept per seat for resumption; older ones are replaced by a snapshot.
+/// Messages kept per seat for resumption at most; older ones are replaced by a snapshot.
 const KEPT: usize = 1024;
+/// How long a message is kept for resumption. A stream resumes a connection that blinked (a
+/// phone changing networks comes back within seconds); a client away longer gets a snapshot,
+/// which says the same. Kept by count alone, a busy table's seats each held up to 1,024
+/// frames (~150 KiB) for as long as the table lived.
+const KEEP_FOR: Duration = Duration::from_secs(30);
 
 /// Who sits in a seat.
 #[derive(Clone, Debug)]
@@ -63,7 +69,8 @@ pub struct SeatCtl {
     /// events are not sent to the seat meanwhile, as the snapshot shows them.
     pub snapshot_due: bool,
     next_seq: u64,
-    kept: VecDeque<(u64, Arc<str>)>,
+    /// The stream's recent frames: sequence number, when sent, frame.
+    kept: VecDeque<(u64, Instant, Arc<str>)>,
 }
 
 impl SeatCtl {
@@ -137,8 +144,14 @@ impl SeatCtl {
         let seq = self.next_seq;
         self.next_seq += 1;
         let frame = body.frame(Some(seq));
-        self.kept.push_back((seq, frame.clone()));
-        while self.kept.len() > KEPT {
+        let now = Instant::now();
+        self.kept.push_back((seq, now, frame.clone()));
+        while self.kept.len() > KEPT
+            || self
+                .kept
+                .front()
+                .is_some_and(|(_, at, _)| now.saturating_duration_since(*at) > KEEP_FOR)
+        {
             self.kept.pop_front();
         }
         self.send(frame)
@@ -186,9 +199,40 @@ impl SeatCtl {
         Some(
             self.kept
                 .iter()
-                .filter(|(s, _)| *s > last_seq)
-                .map(|(_, f)| f.clone())
+                .filter(|(s, _, _)| *s > last_seq)
+                .map(|(_, _, f)| f.clone())
                 .collect(),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pong(id: u64) -> Body {
+        Body::of(&ServerMessage::Pong { id }).expect("a pong serializes")
+    }
+
+    /// A resuming client gets what it missed while the stream still holds it, and a snapshot
+    /// (`None`) once the frames it missed are older than the stream keeps.
+    #[tokio::test(start_paused = true)]
+    async fn frames_are_kept_for_a_while_only() {
+        let mut seat = SeatCtl::new(Occupant::Player {
+            id: PlayerId::new(),
+            name: "A".into(),
+        });
+        for id in 1..=3 {
+            assert!(seat.push_body(&pong(id)));
+        }
+        assert_eq!(seat.since(1).map(|f| f.len()), Some(2));
+        assert_eq!(seat.since(3).map(|f| f.len()), Some(0));
+        tokio::time::advance(KEEP_FOR + Duration::from_secs(1)).await;
+        assert!(seat.push_body(&pong(4)));
+        assert_eq!(seat.kept.len(), 1, "old frames are dropped");
+        assert!(seat.since(1).is_none(), "a client too far behind gets a snapshot");
+        let missed = seat.since(3).expect("the last frame is kept");
+        assert_eq!(missed.len(), 1);
+        assert!(missed[0].contains("\"seq\":4"), "{}", missed[0]);
     }
 }
