@@ -1,8 +1,9 @@
 //! Events a hand emits, each with the audience allowed to see it.
 //!
 //! Hidden information is decided here, once: a tile drawn is told to its drawer only, the
-//! others hear that a draw happened; a concealed kong's kind is told to its owner only. The
-//! server sends each seat exactly the events whose audience includes it.
+//! others hear that a draw happened; a swap's marks and tiles (开始时换牌) are told to the
+//! swapping seat only, the others hear how many; a concealed kong's kind is told to its owner
+//! only. The server sends each seat exactly the events whose audience includes it.
 
 use crate::meld::Meld;
 use crate::seat::{BySeat, Seat, Wind};
