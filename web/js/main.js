@@ -169,6 +169,24 @@ function act(action) {
   );
 }
 
+/**
+ * Sends several actions in order, each after the previous one's `ack` (the swap phase: one
+ * `swap_mark` per chosen tile, then `swap_done`). Each is legal when sent: a mark only removes
+ * one unmarked copy from the next prompt's list, and `swap_done` stays until it is sent.
+ */
+async function actAll(actions) {
+  const t = app.table;
+  if (!t || !t.model.prompt) return;
+  t.model.prompt.sending = true;
+  scheduleRender();
+  try {
+    for (const action of actions) await t.socket.act(action);
+  } catch (err) {
+    if (err.code !== 'disconnected') showError(err);
+  }
+  scheduleRender();
+}
+
 let renderQueued = false;
 
 function scheduleRender() {
@@ -185,6 +203,8 @@ function scheduleRender() {
       statusDetail: t.statusDetail,
       code: t.model.code ?? (app.seat?.table === t.id ? app.seat.code : null),
       onAct: act,
+      onActAll: actAll,
+      onRender: scheduleRender,
       onCloseSettlement: () => {
         t.model.settlement = null;
         scheduleRender();

@@ -293,6 +293,16 @@ function applyEvent(m, e) {
     case 'dealt_hidden':
       if (p) p.concealed = e.count;
       break;
+    case 'swapped':
+      // 开始时换牌: the marked tiles went back to the tiles set aside, as many came in.
+      if (own) {
+        removeOwn(h, e.out);
+        setOwnTiles(h, [...ownTiles(h), ...e.received]);
+        h.swapPick = [];
+      }
+      break;
+    // `swap_marked` (own) and `swapped_hidden` (a count; the hand's size is unchanged) change
+    // nothing drawn here.
     case 'flower_replaced':
       if (!p) break;
       p.flowers.push(e.flower);

@@ -139,6 +139,9 @@ const VERBS = {
   draw_last: () => 'draws the last tile (海底)',
   decline_last: () => 'declines the last tile: the hand is drawn (荒庄)',
   declare_ready: (a) => `discards ${tileName(a.tile)} and declares ready (报听)`,
+  // Shown only after the hand, when every hand is shown anyway.
+  swap_mark: (a) => `marks ${tileName(a.tile)} to swap (换牌)`,
+  swap_done: () => 'finishes its swap (换牌)',
 };
 
 /** Describes one action for people. */

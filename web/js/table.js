@@ -239,6 +239,21 @@ function actionBar(m, ctx) {
     onclick: () => ctx.onAct(action),
   }, label, ...children);
 
+  if (by('swap_done').length) {
+    // 开始时换牌: the tiles are chosen in the hand row, then sent all at once.
+    const pick = swapPick(m);
+    bar.append(el('span', { class: 'hint', dataset: { testid: 'swap-hint' } },
+      '换牌 — click the tiles to swap (once), then confirm:'));
+    bar.append(el('button', {
+      type: 'button',
+      class: ['act', 'act-swap_done'],
+      dataset: { action: 'swap_done', count: String(pick.length) },
+      onclick: () => ctx.onActAll([
+        ...pick.map((tile) => ({ type: 'swap_mark', tile })),
+        { type: 'swap_done' },
+      ]),
+    }, pick.length ? `换 ${pick.length} Swap` : '不换 Keep all'));
+  }
   const voids = by('declare_void');
   if (voids.length) {
     // 定缺: suggest the suit with the fewest tiles.
@@ -289,6 +304,7 @@ function handRow(m, ctx) {
   const row = el('section', { class: 'hand', dataset: { testid: 'hand' } });
   if (!h) return row;
   const legal = legalActions(m);
+  if (legal.some((a) => a.type === 'swap_done')) return swapRow(m, ctx, row);
   const discardable = new Set(legal.filter((a) => a.type === 'discard').map((a) => a.tile));
   if (discardable.size) row.classList.add('discarding');
   const tile = (t, drawn) => {
@@ -309,6 +325,40 @@ function handRow(m, ctx) {
   row.append(el('div', { class: 'tiles' }, h.tiles.map((t) => tile(t, false)),
     h.drawn ? el('span', { class: 'gap' }) : null, h.drawn ? tile(h.drawn, true) : null));
   if (me?.won) row.classList.add('has-won');
+  return row;
+}
+
+/** The tiles picked to swap (开始时换牌), as kinds, one entry per copy. */
+function swapPick(m) {
+  const h = m.hand;
+  if (!h) return [];
+  const held = ownTiles(h);
+  return (h.swapPick ?? []).map((i) => held[i]).filter(Boolean);
+}
+
+/** The hand in the swap phase: every tile toggles in or out of the swap. */
+function swapRow(m, ctx, row) {
+  const h = m.hand;
+  const picked = new Set(h.swapPick ?? []);
+  row.classList.add('swapping');
+  const tiles = ownTiles(h).map((t, i) => {
+    const b = tileElement(t, {
+      size: 'hand',
+      button: true,
+      wild: h.wild,
+      classes: ['legal', picked.has(i) && 'swap-picked'].filter(Boolean),
+      attrs: { 'data-testid': 'hand-tile', 'data-swap': picked.has(i) ? 'true' : 'false' },
+    });
+    b.addEventListener('click', () => {
+      const now = new Set(h.swapPick ?? []);
+      if (now.has(i)) now.delete(i);
+      else now.add(i);
+      h.swapPick = [...now].sort((a, b) => a - b);
+      ctx.onRender?.();
+    });
+    return b;
+  });
+  row.append(el('div', { class: 'tiles' }, tiles));
   return row;
 }
 

@@ -7,8 +7,8 @@ use engine::view::SeatView;
 use engine::wall::SeededRng;
 use engine::{KongKind, Meld, MeldKind, Suit, Tile, TileCounts};
 
-use crate::Policy;
 use crate::efficiency::{Candidate, Goal, Seen, candidates, meld_count};
+use crate::{Policy, swap};
 
 /// Shanten first, then useful tiles.
 #[derive(Clone, Copy, Debug, Default)]
@@ -32,6 +32,14 @@ impl Policy for Simple {
 }
 
 fn efficient(view: &SeatView, legal: &[Action], rng: &mut SeededRng, count_useful: bool) -> Action {
+    let keep = if count_useful {
+        swap::Keep::Connected
+    } else {
+        swap::Keep::Used
+    };
+    if let Some(a) = swap::decide(view, legal, keep) {
+        return a;
+    }
     let goal = Goal::plain(view);
     if let Some(a) = common_choice(view, legal, &goal, false) {
         return a;

@@ -140,6 +140,7 @@ mod tests {
             wild: None,
             concealed,
             own_void: None,
+            swap_marked: Vec::new(),
             seats: vec![seat(13), seat(concealed.total()), seat(13), seat(13)],
             legal,
             last_discard: offered.map(t),

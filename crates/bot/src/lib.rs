@@ -12,6 +12,9 @@
 //!   ready hands whose waits reach the 4-台 minimum; in Suzhou: its shapes and seven pairs; in
 //!   Wuhu: the 8 支 a win needs; in Guangdong: hands that carry fan, and the room's 起胡; in
 //!   two-player: 报听 for a concealed ready hand and waits by fan).
+//!
+//! In the two-player swap phase (开始时换牌) every level but `random` gives back the tiles its
+//! rule in `swap.rs` finds worth less than an unseen one.
 
 mod basic;
 mod beijing;
@@ -25,6 +28,7 @@ mod random;
 mod shanghai;
 mod strong;
 mod suzhou;
+mod swap;
 mod two_player;
 mod wuhu;
 

@@ -1,4 +1,5 @@
-//! The baseline: any legal action, uniformly.
+//! The baseline: any legal action, uniformly. In the swap phase (开始时换牌) that is a random
+//! subset: each decision marks one of the held kinds or finishes, all equally likely.
 
 use engine::Action;
 use engine::view::SeatView;

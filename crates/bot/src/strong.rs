@@ -38,7 +38,8 @@
 //!   are weighed against speed (a fan is worth two thirds of a step), and under a room's 起胡 a
 //!   hand whose fan in sight falls short is a step further for each fan it lacks.
 //! - **Two-player** hands are decided in `two_player.rs`: speed first with fan as the tie-break,
-//!   报听 for a concealed ready hand, and a concealed hand claims only to become ready.
+//!   报听 for a concealed ready hand, and a concealed hand claims only to become ready. In the
+//!   swap phase (开始时换牌) `swap.rs` gives back the dead, isolated tiles but the 花牌 kinds.
 
 use engine::view::{PublicSeat, SeatView};
 use engine::wall::{SeededRng, TileSetKind};
@@ -47,7 +48,7 @@ use engine::{Action, Seat, Suit, Tile};
 use crate::Policy;
 use crate::basic::{common_choice, discard_tiles, fallback, pick_lowest};
 use crate::efficiency::{Candidate, Goal, Seen, candidates, meld_count, wait_value};
-use crate::{beijing, guangdong, guobiao, ningbo, shanghai, suzhou, two_player, wuhu};
+use crate::{beijing, guangdong, guobiao, ningbo, shanghai, suzhou, swap, two_player, wuhu};
 
 /// Efficiency, goals and defence.
 #[derive(Clone, Copy, Debug, Default)]
@@ -64,6 +65,9 @@ const READY_TURNS: usize = 8;
 
 impl Policy for Strong {
     fn decide(&self, view: &SeatView, legal: &[Action], rng: &mut SeededRng) -> Action {
+        if let Some(a) = swap::decide(view, legal, swap::Keep::ConnectedAndBonus) {
+            return a;
+        }
         if guobiao::applies(view) {
             return guobiao::decide(view, legal, rng);
         }

@@ -172,28 +172,110 @@ fn bots_play_two_player() {
     check(RulesetId::TwoPlayer);
 }
 
+/// 开始时换牌 on: every level swaps (a quarter of the defaults' hands: the option changes only
+/// the start of the hand).
+#[test]
+fn bots_play_two_player_with_the_opening_swap() {
+    check_rules(&swapping(), hands_per_preset().div_ceil(4));
+}
+
+/// The two-player preset with the swap option on.
+fn swapping() -> Ruleset {
+    let mut options = engine::ruleset::RawOptions::new();
+    options.insert("swap".into(), engine::ruleset::OptionValue::Bool(true));
+    Ruleset::new(RulesetId::TwoPlayer, &options).expect("options")
+}
+
+/// The levels that choose their swap give back only tiles no reading of the hand uses, so
+/// whatever comes in, the hand is never further from ready than as dealt; and they do swap.
+#[test]
+fn a_bot_swap_never_sets_the_hand_back() {
+    let ruleset = swapping();
+    let mut swapped = [0usize; 4];
+    for seed in 0..200 {
+        let mut game = Game::new(
+            ruleset.clone(),
+            seed,
+            Seat::ALL[0],
+            Wind::East,
+            Carried::default(),
+        );
+        let shanten = |game: &Game, seat: Seat| {
+            let view = game.view(seat);
+            bot::Goal::plain(&view).shanten(&view.concealed, 0)
+        };
+        let levels = [Level::Simple, Level::Basic, Level::Strong];
+        let lineup = [
+            levels[(seed % 3) as usize],
+            levels[((seed + 1) % 3) as usize],
+        ];
+        let before: Vec<i8> = game.table_seats().map(|s| shanten(&game, s)).collect();
+        let mut rng = SeededRng::new(seed);
+        while game.is_swapping() {
+            for seat in game.table_seats() {
+                if game.legal_actions(seat).is_empty() {
+                    continue;
+                }
+                let view = game.view(seat);
+                let level = lineup[seat.index()];
+                let action = level.policy().decide(&view, &view.legal, &mut rng);
+                if matches!(action, engine::Action::SwapMark { .. }) {
+                    swapped[level as usize] += 1;
+                }
+                game.apply(seat, action).expect("a legal swap");
+            }
+        }
+        for seat in game.table_seats() {
+            assert!(
+                shanten(&game, seat) <= before[seat.index()],
+                "seed {seed}: {} swapped seat {seat} further from ready",
+                lineup[seat.index()]
+            );
+        }
+    }
+    for level in [Level::Simple, Level::Basic, Level::Strong] {
+        assert!(swapped[level as usize] > 0, "{level} never swaps");
+    }
+}
+
 #[test]
 fn a_decision_depends_only_on_the_view_and_the_seed() {
-    decisions_repeat(RulesetId::SichuanXuezhan, 77);
+    decisions_repeat(
+        &Ruleset::with_defaults(RulesetId::SichuanXuezhan).expect("defaults"),
+        77,
+    );
 }
 
 #[test]
 fn a_shanghai_decision_depends_only_on_the_view_and_the_seed() {
-    decisions_repeat(RulesetId::Shanghai, 78);
+    decisions_repeat(
+        &Ruleset::with_defaults(RulesetId::Shanghai).expect("defaults"),
+        78,
+    );
 }
 
 #[test]
 fn a_two_player_decision_depends_only_on_the_view_and_the_seed() {
-    decisions_repeat(RulesetId::TwoPlayer, 79);
+    decisions_repeat(
+        &Ruleset::with_defaults(RulesetId::TwoPlayer).expect("defaults"),
+        79,
+    );
+    decisions_repeat(&swapping(), 80);
 }
 
 /// Replays the first hundred decisions of a hand of strong bots from its record: at each, every
 /// level decides the same twice from the same view and seed.
-fn decisions_repeat(id: RulesetId, seed: u64) {
-    let ruleset = Ruleset::with_defaults(id).expect("defaults");
-    let game = play(&ruleset, seed, [Level::Strong; 4]);
+fn decisions_repeat(ruleset: &Ruleset, seed: u64) {
+    let id = ruleset.id();
+    let game = play(ruleset, seed, [Level::Strong; 4]);
     let record = engine::record::HandRecord::of(&game);
-    let mut replay = Game::new(ruleset, seed, game.dealer(), Wind::East, Carried::default());
+    let mut replay = Game::new(
+        ruleset.clone(),
+        seed,
+        game.dealer(),
+        Wind::East,
+        Carried::default(),
+    );
     for &(seat, action) in record.actions.iter().take(100) {
         let view = replay.view(seat);
         for level in Level::ALL {

@@ -58,6 +58,15 @@ pub enum Action {
         /// The tile discarded with the declaration.
         tile: Tile,
     },
+    /// 开始时换牌 (two-player room option `swap`): set aside one held copy of `tile` to be
+    /// exchanged when the seat finishes its swap. A mark is final; the seat sees it alone.
+    SwapMark {
+        /// The kind marked.
+        tile: Tile,
+    },
+    /// End this seat's swap: the marked tiles (perhaps none) go back to the set-aside pool and
+    /// as many come from it, once per hand.
+    SwapDone,
 }
 
 impl Action {
@@ -88,6 +97,8 @@ impl fmt::Display for Action {
             Action::DrawLast => write!(f, "draw the last tile"),
             Action::DeclineLast => write!(f, "decline the last tile"),
             Action::DeclareReady { tile } => write!(f, "discard {tile} and declare ready"),
+            Action::SwapMark { tile } => write!(f, "mark {tile} to swap"),
+            Action::SwapDone => write!(f, "finish the swap"),
         }
     }
 }

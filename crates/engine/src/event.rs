@@ -1,8 +1,9 @@
 //! Events a hand emits, each with the audience allowed to see it.
 //!
 //! Hidden information is decided here, once: a tile drawn is told to its drawer only, the
-//! others hear that a draw happened; a concealed kong's kind is told to its owner only. The
-//! server sends each seat exactly the events whose audience includes it.
+//! others hear that a draw happened; a swap's marks and tiles (开始时换牌) are told to the
+//! swapping seat only, the others hear how many; a concealed kong's kind is told to its owner
+//! only. The server sends each seat exactly the events whose audience includes it.
 
 use crate::meld::Meld;
 use crate::seat::{BySeat, Seat, Wind};
@@ -139,6 +140,30 @@ pub enum EventKind {
         seat: Seat,
         /// 天听: declared on the seat's first discard, before any claim or kong.
         first_turn: bool,
+    },
+    /// A seat marked a dealt tile to exchange (开始时换牌; to that seat only).
+    SwapMarked {
+        /// The seat.
+        seat: Seat,
+        /// The tile marked.
+        tile: Tile,
+    },
+    /// A seat finished its swap (to that seat): the tiles it gave back to the set-aside pool
+    /// and the tiles it received from it, in the same number.
+    Swapped {
+        /// The seat.
+        seat: Seat,
+        /// The tiles given back, in the order marked.
+        out: Vec<Tile>,
+        /// The tiles received.
+        received: Vec<Tile>,
+    },
+    /// How many tiles a seat exchanged (to the others): the tiles themselves stay hidden.
+    SwappedHidden {
+        /// The seat.
+        seat: Seat,
+        /// How many tiles it exchanged (perhaps none).
+        count: usize,
     },
     /// The wall ran out and the 海底捞月 phase began: `seat`, the first-ready waiting seat,
     /// draws up to `draws` tiles from the set-aside tiles, each checked for a self-draw win.

@@ -429,6 +429,13 @@ pub trait Rules: Send + Sync {
     fn declares_ready(&self) -> bool {
         false
     }
+    /// Whether each seat, once, after the deal and before the dealer's first discard, may
+    /// exchange any of its dealt tiles for tiles of the set-aside pool (two-player room option
+    /// `swap`, 开始时换牌). Only a family that sets tiles aside ([`Rules::wall_tiles`]) and plays
+    /// without flowers may say yes: the replacements come from that pool.
+    fn swaps_dealt(&self) -> bool {
+        false
+    }
     /// How many 海底捞月 draws from the set-aside tiles the first-ready waiting seat gets when
     /// the wall runs out, each checked for a self-draw win only (two-player: 3). 0: none.
     fn seabed_draws(&self) -> u8 {

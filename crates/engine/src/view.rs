@@ -69,6 +69,8 @@ pub struct SeatView {
     pub own_void: Option<Suit>,
     /// Every seat's public facts, by seat.
     pub seats: Vec<PublicSeat>,
+    /// The tiles this seat has marked to give back in the swap phase (开始时换牌; its own).
+    pub swap_marked: Vec<Tile>,
     /// What this seat may do now.
     pub legal: Vec<Action>,
     /// The tile on offer in an open claim window (a discard or a kong being added).
@@ -120,6 +122,7 @@ impl SeatView {
             concealed: own.concealed,
             own_void: own.void,
             seats,
+            swap_marked: game.swap_marked(seat).to_vec(),
             legal: game.legal_actions(seat).to_vec(),
             last_discard: game.offered_tile_for(seat),
             over: game.is_over(),

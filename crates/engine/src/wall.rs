@@ -164,6 +164,19 @@ impl Wall {
         self.unused.pop()
     }
 
+    /// Exchanges `out` for as many tiles of the set-aside pool (开始时换牌): the replacements
+    /// are taken first, from the top of the pile where the 海底捞月 draws come from, and only
+    /// then are `out` put at its bottom, so a seat never gets back a tile it gave away and the
+    /// few later draws from the pile never reach them. `None`, with nothing changed, when the
+    /// pile holds fewer than `out.len()` tiles.
+    pub fn exchange_unused(&mut self, out: &[Tile]) -> Option<Vec<Tile>> {
+        let keep = self.unused.len().checked_sub(out.len())?;
+        let mut received = self.unused.split_off(keep);
+        received.reverse();
+        self.unused.splice(0..0, out.iter().copied());
+        Some(received)
+    }
+
     /// Turns up one tile of the set-aside tiles as an indicator (two-player's 花牌): the first,
     /// from the top of that pile, that `keep` accepts. `None` when none is left.
     pub fn turn_up_unused(&mut self, keep: impl Fn(Tile) -> bool) -> Option<Tile> {

@@ -85,7 +85,9 @@ fn candidate_actions() -> Vec<Action> {
         out.push(Action::AddedKong { tile: t });
         out.push(Action::Chow { low: t });
         out.push(Action::DeclareReady { tile: t });
+        out.push(Action::SwapMark { tile: t });
     }
+    out.push(Action::SwapDone);
     out
 }
 
@@ -129,6 +131,9 @@ fn assert_hidden(game: &Game) {
                     ..
                 } => assert_eq!(*s, seat, "draw leaked"),
                 EventKind::VoidChosen { seat: s, .. } => assert_eq!(*s, seat, "void leaked early"),
+                EventKind::SwapMarked { seat: s, .. } | EventKind::Swapped { seat: s, .. } => {
+                    assert_eq!(*s, seat, "swap leaked")
+                }
                 EventKind::Melded {
                     seat: s,
                     meld: Some(m),
@@ -233,8 +238,8 @@ fn check_options(ruleset: &Ruleset) {
 fn check_ruleset(ruleset: &Ruleset, hands: u64) {
     let id = ruleset.id();
     let mut wins = 0usize;
-    // Two-player: hands with a 报听 and hands reaching the 海底捞月 phase.
-    let (mut ready, mut seabed) = (0usize, 0usize);
+    // Two-player: hands with a 报听, hands reaching the 海底捞月 phase, tiles swapped.
+    let (mut ready, mut seabed, mut swapped) = (0usize, 0usize, 0usize);
     for seed in 0..hands {
         let deep = seed % 100 == 0;
         let game = play_checked(ruleset, seed, deep);
@@ -255,6 +260,7 @@ fn check_ruleset(ruleset: &Ruleset, hands: u64) {
             |f: fn(&EventKind) -> bool| game.events().iter().any(|e| f(&e.kind)) as usize;
         ready += happened(|k| matches!(k, EventKind::ReadyDeclared { .. }));
         seabed += happened(|k| matches!(k, EventKind::SeabedStarted { .. }));
+        swapped += happened(|k| matches!(k, EventKind::SwappedHidden { count: 1.., .. }));
         if matches!(id, RulesetId::Guobiao) {
             assert_guobiao_minimum(seed, st);
         }
@@ -292,6 +298,12 @@ fn check_ruleset(ruleset: &Ruleset, hands: u64) {
         wins as u64 > hands / share,
         "{id}: only {wins} wins in {hands} hands"
     );
+    if ruleset.rules().swaps_dealt() {
+        assert!(
+            swapped as u64 > hands / 2,
+            "{id}: tiles swapped in only {swapped} of {hands} hands"
+        );
+    }
     if matches!(id, RulesetId::TwoPlayer) && hands >= 1_000 {
         assert!(
             ready > 0 && seabed > 0,
@@ -440,6 +452,13 @@ fn two_player_with_three_bonus_kinds_and_a_base_invariants() {
     let mut raw = engine::ruleset::RawOptions::new();
     raw.insert("huapai".into(), engine::ruleset::OptionValue::Int(3));
     raw.insert("base".into(), engine::ruleset::OptionValue::Int(5));
+    check_options(&Ruleset::new(RulesetId::TwoPlayer, &raw).expect("valid options"));
+}
+
+#[test]
+fn two_player_with_the_opening_swap_invariants() {
+    let mut raw = engine::ruleset::RawOptions::new();
+    raw.insert("swap".into(), engine::ruleset::OptionValue::Bool(true));
     check_options(&Ruleset::new(RulesetId::TwoPlayer, &raw).expect("valid options"));
 }
 

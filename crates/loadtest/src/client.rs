@@ -241,11 +241,11 @@ fn decide(
     simple_choice(model, legal)
 }
 
-/// Win when possible, pass up claims, declare 定缺 in the first suit offered, else discard a
-/// tile held alone (or the last offered).
+/// Win when possible, keep the dealt tiles (开始时换牌), pass up claims, declare 定缺 in the first
+/// suit offered, else discard a tile held alone (or the last offered).
 fn simple_choice(model: &SeatModel, legal: &[Action]) -> Action {
     let find = |f: &dyn Fn(&Action) -> bool| legal.iter().copied().find(|a| f(a));
-    if let Some(a) = find(&|a| matches!(a, Action::Win | Action::SelfDrawWin)) {
+    if let Some(a) = find(&|a| matches!(a, Action::Win | Action::SelfDrawWin | Action::SwapDone)) {
         return a;
     }
     if let Some(a) = find(&|a| matches!(a, Action::DeclareVoid { .. })) {

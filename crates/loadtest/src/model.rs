@@ -32,6 +32,8 @@ struct HandModel {
     seabed: Option<Seat>,
     concealed: TileCounts,
     own_void: Option<Suit>,
+    /// Tiles marked to give back in the swap phase (开始时换牌).
+    swap_marked: Vec<Tile>,
     seats: Vec<PublicSeat>,
     offered: Option<Tile>,
     over: bool,
@@ -75,6 +77,7 @@ impl SeatModel {
             seabed: h.seabed,
             concealed: h.concealed,
             own_void: h.own_void,
+            swap_marked: h.swap_marked.clone(),
             seats: h.seats.clone(),
             legal: legal.to_vec(),
             last_discard: h.offered,
@@ -123,6 +126,7 @@ impl SeatModel {
                 seabed: None,
                 concealed: TileCounts::default(),
                 own_void: None,
+                swap_marked: Vec::new(),
                 seats: (0..players).map(|_| empty_seat()).collect(),
                 offered: None,
                 over: false,
@@ -157,6 +161,22 @@ impl SeatModel {
                 if let Some(p) = h.seats.get_mut(usize::from(*seat)) {
                     p.concealed_count = *count as u32;
                 }
+            }
+            WireEvent::SwapMarked { seat, tile } if Some(usize::from(*seat)) == me => {
+                h.swap_marked.push(*tile);
+            }
+            WireEvent::Swapped {
+                seat,
+                out,
+                received,
+            } if Some(usize::from(*seat)) == me => {
+                for &t in out {
+                    h.concealed.remove(t);
+                }
+                for &t in received {
+                    h.concealed.add(t);
+                }
+                h.swap_marked.clear();
             }
             WireEvent::FlowerReplaced { seat, flower } => {
                 if Some(usize::from(*seat)) == me {
@@ -401,6 +421,7 @@ fn hand_of(v: &WireView) -> HandModel {
         seabed: v.seabed.map(seat),
         concealed: TileCounts::from_tiles(&v.hand),
         own_void: v.own_void.as_deref().and_then(|s| s.parse().ok()),
+        swap_marked: v.swap_marked.clone(),
         seats,
         offered: v.offered,
         over: v.over,

@@ -72,6 +72,7 @@ pub fn view<'a>(v: &SeatView, seen: impl IntoIterator<Item = &'a Event>) -> Wire
         seabed: v.seabed.map(seat),
         hand: v.concealed.to_tiles(),
         own_void: v.own_void.map(|s| s.to_string()),
+        swap_marked: v.swap_marked.clone(),
         seats: v.seats.iter().map(public).collect(),
         offered: v.last_discard,
         over: v.over,
@@ -89,6 +90,7 @@ pub fn public_view<'a>(v: &SeatView, events: impl IntoIterator<Item = &'a Event>
     let mut w = view(v, public);
     w.hand.clear();
     w.own_void = None;
+    w.swap_marked.clear();
     w
 }
 
@@ -194,6 +196,23 @@ pub fn wire_event(e: &EventKind, players: u8) -> WireEvent {
         EventKind::SeabedStarted { seat: s, draws } => WireEvent::SeabedStarted {
             seat: seat(*s),
             draws: *draws,
+        },
+        EventKind::SwapMarked { seat: s, tile } => WireEvent::SwapMarked {
+            seat: seat(*s),
+            tile: *tile,
+        },
+        EventKind::Swapped {
+            seat: s,
+            out,
+            received,
+        } => WireEvent::Swapped {
+            seat: seat(*s),
+            out: out.clone(),
+            received: received.clone(),
+        },
+        EventKind::SwappedHidden { seat: s, count } => WireEvent::SwappedHidden {
+            seat: seat(*s),
+            count: *count,
         },
         EventKind::Dealt { seat: s, tiles } => WireEvent::Dealt {
             seat: seat(*s),

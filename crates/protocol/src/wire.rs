@@ -62,6 +62,16 @@ pub enum WireAction {
         #[schemars(with = "String")]
         tile: Tile,
     },
+    /// 开始时换牌 (two-player room option `swap`): mark one held copy of `tile` to give back.
+    /// A mark is final; send one per tile, then `swap_done`.
+    SwapMark {
+        /// The kind marked.
+        #[schemars(with = "String")]
+        tile: Tile,
+    },
+    /// End this seat's swap: the marked tiles (perhaps none) are exchanged for as many unseen
+    /// set-aside tiles. Once per hand.
+    SwapDone,
 }
 
 impl From<engine::Action> for WireAction {
@@ -81,6 +91,8 @@ impl From<engine::Action> for WireAction {
             A::DrawLast => WireAction::DrawLast,
             A::DeclineLast => WireAction::DeclineLast,
             A::DeclareReady { tile } => WireAction::DeclareReady { tile },
+            A::SwapMark { tile } => WireAction::SwapMark { tile },
+            A::SwapDone => WireAction::SwapDone,
         }
     }
 }
@@ -102,6 +114,8 @@ impl From<WireAction> for engine::Action {
             WireAction::DrawLast => A::DrawLast,
             WireAction::DeclineLast => A::DeclineLast,
             WireAction::DeclareReady { tile } => A::DeclareReady { tile },
+            WireAction::SwapMark { tile } => A::SwapMark { tile },
+            WireAction::SwapDone => A::SwapDone,
         }
     }
 }
@@ -205,6 +219,11 @@ pub struct WireView {
     pub hand: Vec<Tile>,
     /// This seat's 定缺.
     pub own_void: Option<String>,
+    /// The tiles this seat has marked to give back in the swap phase (开始时换牌, two-player);
+    /// still in `hand` until its `swapped` event.
+    #[serde(default)]
+    #[schemars(with = "Vec<String>")]
+    pub swap_marked: Vec<Tile>,
     /// Every seat's public facts, by seat index.
     pub seats: Vec<WirePublicSeat>,
     /// The tile on offer (a discard or a kong being robbed).
@@ -292,6 +311,33 @@ pub enum WireEvent {
         seat: u8,
         /// How many draws at most.
         draws: u8,
+    },
+    /// This seat marked a tile to give back in the swap phase (开始时换牌; to this seat only).
+    SwapMarked {
+        /// The seat.
+        seat: u8,
+        /// The tile marked.
+        #[schemars(with = "String")]
+        tile: Tile,
+    },
+    /// This seat finished its swap: the tiles it gave back and the unseen set-aside tiles it
+    /// received in their place (to this seat only).
+    Swapped {
+        /// The seat.
+        seat: u8,
+        /// The tiles given back.
+        #[schemars(with = "Vec<String>")]
+        out: Vec<Tile>,
+        /// The tiles received.
+        #[schemars(with = "Vec<String>")]
+        received: Vec<Tile>,
+    },
+    /// Another seat finished its swap: only how many tiles it exchanged (perhaps none).
+    SwappedHidden {
+        /// The seat.
+        seat: u8,
+        /// How many.
+        count: usize,
     },
     /// This seat's dealt tiles.
     Dealt {

@@ -177,9 +177,11 @@ async fn play(page: &mut cdp::Page, addr: SocketAddr) -> anyhow::Result<Vec<Path
               const ids = [...document.querySelectorAll('[data-testid="create-ruleset"] option')].map((o) => o.value);
               set('[data-testid="create-ruleset"]', 'two-player');
               const seats = [1, 2, 3].map((i) => !document.querySelector(`[data-testid="bot-${i}"]`).parentElement.hidden);
+              const swap = document.querySelector('[data-testid="opt-swap"]');
+              const swapOff = swap ? swap.type === 'checkbox' && !swap.checked : null;
               set('[data-testid="create-ruleset"]', 'sichuan-xuezhan-9');
               const cap = document.querySelector('[data-testid="opt-fan_cap"]');
-              return { ids, seats, cap: cap && [cap.value, cap.min, cap.max], hands: document.querySelector('[data-testid="hands"]').placeholder };
+              return { ids, seats, swapOff, cap: cap && [cap.value, cap.min, cap.max], hands: document.querySelector('[data-testid="hands"]').placeholder };
             })()"#,
         )
         .await?;
@@ -194,6 +196,9 @@ async fn play(page: &mut cdp::Page, addr: SocketAddr) -> anyhow::Result<Vec<Path
     }
     if offered["seats"] != serde_json::json!([true, false, false]) {
         bail!("a two-player room offers one other seat: {offered}");
+    }
+    if offered["swapOff"] != Value::Bool(true) {
+        bail!("a two-player room offers 开始时换牌 as a switch, off: {offered}");
     }
     if !offered["hands"]
         .as_str()

@@ -1,7 +1,7 @@
 //! Dealing a hand: the dice break, thirteen tiles each and a fourteenth to the dealer, the
-//! indicator, and 补花.
+//! indicator, and 补花; then the swap phase where the room has it (`swap.rs`), or play.
 
-use super::{Game, Phase, Replacement, Turn};
+use super::{Game, Replacement};
 use crate::event::{Audience, EventKind};
 use crate::seat::{BySeat, Seat};
 use crate::tile::Tile;
@@ -96,27 +96,8 @@ impl Game {
                 return;
             }
         }
-        if self.ruleset.rules().seabed_draws() > 0 {
-            // A non-dealer's dealt hand may already wait: it has waited since the deal.
-            for &s in &order {
-                if s != self.dealer && self.is_waiting(s) {
-                    self.seats[s].waiting_since = Some(0);
-                }
-            }
-        }
         self.opening_tile = drawn;
-        let first = Turn {
-            seat: self.dealer,
-            drawn,
-            after_kong: false,
-            last_tile: false,
-            forced_zone: false,
-        };
-        self.phase = if self.rules_declare_void() {
-            Phase::DeclareVoid
-        } else {
-            Phase::Turn(first)
-        };
+        self.after_deal();
     }
 }
 

@@ -5,7 +5,7 @@
 //! changes nothing. Server validation, bots, the CLI and replays all go through these two calls.
 //! Draws, flower replacements and kong replacements are performed by the engine itself.
 //!
-//! The shared flow (deal, 定缺, draw, discard, the claim window with priorities, chow, pung,
+//! The shared flow (deal, 开始时换牌, 定缺, draw, discard, the claim window with priorities, chow, pung,
 //! kongs and replacements, robbing an added kong, multi-win or head bump, 血战 play-on,
 //! exhaustive draw) lives here once; the rule family answers the questions that differ through
 //! [`crate::ruleset::Rules`].
@@ -15,6 +15,7 @@ mod deal;
 mod finish;
 mod follow;
 mod ready;
+mod swap;
 mod turn;
 
 use arrayvec::ArrayVec;
@@ -100,6 +101,8 @@ impl SeatState {
 pub(crate) enum Phase {
     /// 定缺: every seat chooses a void suit.
     DeclareVoid,
+    /// 开始时换牌: every seat, once, exchanges dealt tiles (see `swap.rs`).
+    Swap(Box<swap::Swapping>),
     /// A seat's own turn.
     Turn(Turn),
     /// Other seats may claim a discard or rob a kong.
@@ -257,6 +260,7 @@ impl Game {
                         .collect()
                 }
             }
+            Phase::Swap(swap) => self.swap_actions(swap, seat),
             Phase::Turn(turn) if turn.seat == seat => self.turn_actions(turn),
             Phase::Turn(_) => Vec::new(),
             Phase::Claims(window) => window.pending_options(seat),
@@ -316,6 +320,8 @@ impl Game {
             Action::DeclareReady { tile } => self.declare_ready(seat, tile),
             Action::DrawLast => self.draw_now(seat),
             Action::DeclineLast => self.decline_last(seat),
+            Action::SwapMark { tile } => self.swap_mark(seat, tile),
+            Action::SwapDone => self.swap_done(seat),
         }
         self.run_automatic();
         self.refresh_legal();
@@ -648,6 +654,8 @@ mod shanghai_tests;
 mod sichuan_tests;
 #[cfg(test)]
 mod suzhou_tests;
+#[cfg(test)]
+mod swap_tests;
 #[cfg(test)]
 mod testkit;
 #[cfg(test)]

@@ -51,8 +51,13 @@
 //! - **Limit hands** pay 13 whatever else the hand holds (花牌 included); 天和 / 地和 / 人和 use the
 //!   shared first-go-around flag (地和: on the dealer's discard).
 //! - **The prevalent wind** stays East: no row scores winds by seat or round.
-//! - **开始时换牌** (a room option in the text, default off) is not offered: only its default is
-//!   played.
+//! - **开始时换牌** (room option `swap`, default off; seed 003: "庄家发完14张牌、闲家发完13张牌后，
+//!   系统允许玩家选择需要换掉的麻将牌，不限张数"): after the deal and the 花牌, both seats at once
+//!   mark any of their dealt tiles (`SwapMark`, one tile per action) and finish (`SwapDone`),
+//!   once each; the dealer discards when both are done. The replacements come from the 65
+//!   set-aside tiles (the top of that pile) and the tiles given back go to its bottom, so the
+//!   71 tiles in play and the live wall stay as dealt: a swap never changes which tiles the
+//!   other seat draws or how long the hand lasts. See `game/swap.rs`.
 
 mod fan;
 #[cfg(test)]
@@ -60,7 +65,7 @@ mod tests;
 
 use crate::ruleset::{
     HandResult, NextHand, OptionError, OptionSpec, OptionValue, RawOptions, Rules, RulesetId,
-    WinCheck, WinScore, int_option, reject_unknown,
+    WinCheck, WinScore, bool_option, int_option, reject_unknown,
 };
 use crate::settle::{FinishedHand, SettleError, Settlement, WinnerFans, check_physical, describe};
 use crate::shape::Forms;
@@ -80,12 +85,15 @@ pub const BONUS: i64 = 1;
 const BASE: OptionSpec = OptionSpec::int("base", "底分", "Points per fan", 1..=1000);
 /// How many 花牌 kinds are turned up.
 const HUAPAI: OptionSpec = OptionSpec::int("huapai", "花牌数", "Face-up bonus kinds (花牌)", 0..=4);
+/// 开始时换牌: each seat may exchange dealt tiles once, before the first discard.
+const SWAP: OptionSpec = OptionSpec::bool("swap", "开始时换牌", "Swap dealt tiles once");
 
 /// The two-player family with validated room options.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TwoPlayer {
     base: i64,
     huapai: i64,
+    swap: bool,
 }
 
 impl TwoPlayer {
@@ -94,10 +102,11 @@ impl TwoPlayer {
     /// # Errors
     /// An unknown option, or a value out of range.
     pub fn new(raw: &RawOptions) -> Result<TwoPlayer, OptionError> {
-        reject_unknown(raw, RulesetId::TwoPlayer, "base, huapai")?;
+        reject_unknown(raw, RulesetId::TwoPlayer, "base, huapai, swap")?;
         Ok(TwoPlayer {
             base: int_option(raw, BASE.name, 1, 1..=1000)?,
             huapai: int_option(raw, HUAPAI.name, BONUS, 0..=4)?,
+            swap: bool_option(raw, SWAP.name, false)?,
         })
     }
 
@@ -106,12 +115,13 @@ impl TwoPlayer {
         let mut o = RawOptions::new();
         o.insert(BASE.name.into(), OptionValue::Int(self.base));
         o.insert(HUAPAI.name.into(), OptionValue::Int(self.huapai));
+        o.insert(SWAP.name.into(), OptionValue::Bool(self.swap));
         o
     }
 
     /// The room options [`TwoPlayer::new`] accepts.
     pub fn option_specs(&self) -> Vec<OptionSpec> {
-        vec![BASE, HUAPAI]
+        vec![BASE, HUAPAI, SWAP]
     }
 }
 
@@ -147,6 +157,9 @@ impl Rules for TwoPlayer {
     }
     fn seabed_draws(&self) -> u8 {
         SEABED_DRAWS
+    }
+    fn swaps_dealt(&self) -> bool {
+        self.swap
     }
     fn evaluate_win(&self, check: &WinCheck<'_>) -> Result<WinScore, String> {
         let cx = fan::Context {

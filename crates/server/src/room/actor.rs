@@ -357,7 +357,7 @@ impl Room {
             .collect();
         for i in late {
             // The deadline passed: the bot decides for the seat.
-            if let Some(action) = self.bot_choice(i)
+            if let Some(action) = self.timeout_choice(i)
                 && let Err(e) = self.accept(Seat::ALL[i], action, true).await
             {
                 tracing::error!(error = %e, "a timed-out seat's action could not be logged");

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::fan::{CAP, Context, score};
 use crate::format::{SettleInput, settle_line};
-use crate::ruleset::{OptionValue, RawOptions, Ruleset, RulesetId};
+use crate::ruleset::{OptionError, OptionValue, RawOptions, Ruleset, RulesetId};
 use crate::settle::{SeatHand, Win, WinFlags};
 use crate::tiles::TileCounts;
 use crate::{Seat, Tile};
@@ -218,17 +218,40 @@ fn lines_that_are_not_two_player_hands_are_refused() {
 }
 
 #[test]
-fn options_are_the_base_and_the_bonus_count() {
+fn options_are_the_base_the_bonus_count_and_the_swap() {
     let defaults = Ruleset::with_defaults(RulesetId::TwoPlayer).expect("defaults");
     let o = defaults.options();
     assert_eq!(o.get("base"), Some(&OptionValue::Int(1)));
     assert_eq!(o.get("huapai"), Some(&OptionValue::Int(1)));
+    assert_eq!(o.get("swap"), Some(&OptionValue::Bool(false)));
+    assert!(
+        !defaults.rules().swaps_dealt(),
+        "开始时换牌 is off by default"
+    );
     let mut raw = RawOptions::new();
     raw.insert("huapai".into(), OptionValue::Int(5));
     assert!(Ruleset::new(RulesetId::TwoPlayer, &raw).is_err());
     let mut raw = RawOptions::new();
     raw.insert("swap".into(), OptionValue::Bool(true));
-    assert!(Ruleset::new(RulesetId::TwoPlayer, &raw).is_err());
+    let swapping = Ruleset::new(RulesetId::TwoPlayer, &raw).expect("swap is an option");
+    assert!(swapping.rules().swaps_dealt());
+    assert_eq!(
+        swapping.options().get("swap"),
+        Some(&OptionValue::Bool(true))
+    );
+    for bad in [OptionValue::Int(1), OptionValue::Text("yes".into())] {
+        raw.insert("swap".into(), bad);
+        assert!(matches!(
+            Ruleset::new(RulesetId::TwoPlayer, &raw),
+            Err(OptionError::BadValue { name, .. }) if name == "swap"
+        ));
+    }
+    let mut raw = RawOptions::new();
+    raw.insert("swaps".into(), OptionValue::Bool(true));
+    assert!(matches!(
+        Ruleset::new(RulesetId::TwoPlayer, &raw),
+        Err(OptionError::Unknown { name, .. }) if name == "swaps"
+    ));
     assert_eq!(defaults.rules().players(), 2);
     assert_eq!(defaults.rules().payment_for(20), CAP);
 }

@@ -92,6 +92,19 @@ impl Room {
         Some(level.policy().decide(&view, &view.legal, &mut self.rng))
     }
 
+    /// The action taken for seat `i` when its prompt's deadline passes: the bot's choice, except
+    /// in the swap phase (开始时换牌), where the seat finishes its swap with what it marked. The
+    /// bot marks one tile per decision, so letting it swap would re-prompt the absent player once
+    /// per tile, each time with a fresh deadline, and would change a player's dealt tiles beyond
+    /// what the player chose.
+    pub(super) fn timeout_choice(&mut self, i: usize) -> Option<Action> {
+        let game = self.game.as_ref()?;
+        if game.legal_actions(Seat::ALL[i]).contains(&Action::SwapDone) {
+            return Some(Action::SwapDone);
+        }
+        self.bot_choice(i)
+    }
+
     pub(super) fn bot_plays(&self, i: usize, now: Instant) -> bool {
         let seat = &self.seats[i];
         match seat.occupant {
