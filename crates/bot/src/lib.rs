@@ -23,6 +23,7 @@ mod ningbo;
 mod plan;
 mod random;
 mod shanghai;
+mod speed;
 mod strong;
 mod suzhou;
 mod two_player;
