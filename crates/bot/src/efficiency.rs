@@ -40,6 +40,14 @@ impl Seen {
     }
 }
 
+#[cfg(test)]
+impl Seen {
+    /// Nothing seen but `hand` (tests).
+    pub(crate) fn of_hand(hand: &TileCounts) -> Seen {
+        Seen(hand.0)
+    }
+}
+
 fn bump(seen: &mut [u8; Tile::PLAYING_KINDS], t: Tile) {
     if let Some(n) = seen.get_mut(t.index()) {
         *n = n.saturating_add(1);
@@ -225,6 +233,17 @@ pub fn own_melds(view: &SeatView) -> Vec<Meld> {
 /// [`wait_value`] for the concealed `hand` with the declared `melds` (which may be a claim
 /// being considered rather than the view's own).
 pub fn wait_value_with(view: &SeatView, hand: &TileCounts, melds: &[Meld], seen: &Seen) -> i64 {
+    wait_value_by(view, hand, melds, seen, &|_| 100)
+}
+
+/// [`wait_value_with`] with each wait's worth scaled by `weight(t)` percent.
+pub(crate) fn wait_value_by(
+    view: &SeatView,
+    hand: &TileCounts,
+    melds: &[Meld],
+    seen: &Seen,
+    weight: &dyn Fn(Tile) -> i64,
+) -> i64 {
     use engine::ruleset::WinCheck;
     use engine::settle::{PlacedMeld, SeatHand, Win, WinFlags};
     let Some(me) = view.seats.get(view.seat.index()) else {
@@ -270,8 +289,8 @@ pub fn wait_value_with(view: &SeatView, hand: &TileCounts, melds: &[Meld], seen:
             continue;
         }
         if let Ok(score) = rules.evaluate_win(&check) {
-            total += i64::from(left) * rules.payment_for(score.value);
+            total += i64::from(left) * rules.payment_for(score.value) * weight(t);
         }
     }
-    total
+    total / 100
 }

@@ -26,6 +26,7 @@ mod ningbo;
 mod plan;
 mod random;
 mod shanghai;
+mod speed;
 mod strong;
 mod suzhou;
 mod swap;

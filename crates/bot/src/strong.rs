@@ -28,8 +28,10 @@
 //!   of how close it is to winning, so the plan there is measured against scoring targets.
 //! - **Shanghai** hands are decided in `shanghai.rs`: only 碰碰胡, 混一色, 清一色 and the rows
 //!   above them win, so the plan there is measured against those types and what they pay.
-//! - **Suzhou** hands are decided in `suzhou.rs`: only its shapes count, and a concealed hand
-//!   follows seven pairs (8 fan against 平胡's 2) when they are strictly closer.
+//! - **Suzhou** hands are decided in `suzhou.rs`: only its shapes count, a concealed hand
+//!   follows seven pairs (8 fan against 平胡's 2) when they are closer or as close and worth
+//!   more, one step from ready discards are compared two steps ahead (`speed.rs`), and an early
+//!   discard win on a wide wait is let go for a self-draw that all three pay.
 //! - **Wuhu** hands are decided in `wuhu.rs`: a win needs 8 tiles of one suit, so the plan
 //!   there is measured against that as well as against shanten.
 //! - **Ningbo** hands are decided in `ningbo.rs`: a win needs 4 台, so a ready hand is valued
