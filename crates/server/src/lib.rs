@@ -188,6 +188,8 @@ pub struct Running {
 
 /// Opens the store, binds, and serves in the background.
 pub async fn start(config: Config) -> Result<Running, ServeError> {
+    // Off the runtime's threads: the tables take a moment to build.
+    let _ = tokio::task::spawn_blocking(engine::shape::prepare).await;
     // Rooms log every action before applying it: grouped, thousands of rooms share commits.
     let store = Store::connect(&config.database())
         .await?

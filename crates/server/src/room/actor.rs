@@ -130,8 +130,11 @@ impl Room {
     }
 
     pub async fn run(mut self, mut rx: mpsc::Receiver<Command>) {
+        // The work a wake-up does is boxed: inline, its largest state (a finished hand being
+        // stored, say) would be part of every room's task for as long as the room lives,
+        // ~15 KiB a table; boxed, only while it runs.
         loop {
-            self.progress().await;
+            Box::pin(self.progress()).await;
             let wake = self.next_wake();
             tokio::select! {
                 command = rx.recv() => match command {
@@ -139,10 +142,10 @@ impl Room {
                         let _ = done.send(());
                         break;
                     }
-                    Some(c) => self.handle(c).await,
+                    Some(c) => Box::pin(self.handle(c)).await,
                     None => break,
                 },
-                () = sleep_until(wake) => self.on_timer().await,
+                () = sleep_until(wake) => Box::pin(self.on_timer()).await,
             }
         }
     }

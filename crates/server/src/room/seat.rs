@@ -13,10 +13,10 @@ use tokio::time::Instant;
 /// Messages kept per seat for resumption at most; older ones are replaced by a snapshot.
 const KEPT: usize = 1024;
 /// How long a message is kept for resumption. A stream resumes a connection that blinked (a
-/// phone changing networks comes back within seconds); a client away longer gets a snapshot,
+/// phone changing networks comes back within seconds; the bot takes the seat after 3); a client away longer gets a snapshot,
 /// which says the same. Kept by count alone, a busy table's seats each held up to 1,024
 /// frames (~150 KiB) for as long as the table lived.
-const KEEP_FOR: Duration = Duration::from_secs(30);
+const KEEP_FOR: Duration = Duration::from_secs(20);
 
 /// Who sits in a seat.
 #[derive(Clone, Debug)]
