@@ -69,8 +69,10 @@ pub struct SeatCtl {
     /// events are not sent to the seat meanwhile, as the snapshot shows them.
     pub snapshot_due: bool,
     next_seq: u64,
-    /// The stream's recent frames: sequence number, when sent, frame.
-    kept: VecDeque<(u64, Instant, Arc<str>)>,
+    /// The stream's recent messages: sequence number, when sent, body. The body, not the
+    /// frame: a broadcast's body is one allocation shared by every seat that keeps it, and a
+    /// resuming client's frames are made again from it.
+    kept: VecDeque<(u64, Instant, Body)>,
 }
 
 impl SeatCtl {
@@ -145,7 +147,7 @@ impl SeatCtl {
         self.next_seq += 1;
         let frame = body.frame(Some(seq));
         let now = Instant::now();
-        self.kept.push_back((seq, now, frame.clone()));
+        self.kept.push_back((seq, now, body.clone()));
         while self.kept.len() > KEPT
             || self
                 .kept
@@ -200,7 +202,7 @@ impl SeatCtl {
             self.kept
                 .iter()
                 .filter(|(s, _, _)| *s > last_seq)
-                .map(|(_, _, f)| f.clone())
+                .map(|(s, _, body)| body.frame(Some(*s)))
                 .collect(),
         )
     }
