@@ -232,7 +232,10 @@ mod tests {
         tokio::time::advance(KEEP_FOR + Duration::from_secs(1)).await;
         assert!(seat.push_body(&pong(4)));
         assert_eq!(seat.kept.len(), 1, "old frames are dropped");
-        assert!(seat.since(1).is_none(), "a client too far behind gets a snapshot");
+        assert!(
+            seat.since(1).is_none(),
+            "a client too far behind gets a snapshot"
+        );
         let missed = seat.since(3).expect("the last frame is kept");
         assert_eq!(missed.len(), 1);
         assert!(missed[0].contains("\"seq\":4"), "{}", missed[0]);
