@@ -404,23 +404,7 @@ impl Game {
                 }
                 continue;
             }
-            self.seats[seat].concealed.add(t);
-            self.emit(
-                Audience::Seat(seat),
-                EventKind::Drew {
-                    seat,
-                    tile: Some(t),
-                    replacement: true,
-                },
-            );
-            self.emit(
-                Audience::AllBut(seat),
-                EventKind::Drew {
-                    seat,
-                    tile: None,
-                    replacement: true,
-                },
-            );
+            self.take_drawn(seat, t, true);
             return Replacement::Tile(t);
         }
     }

@@ -174,23 +174,7 @@ impl Game {
             self.finish(true);
             return;
         };
-        self.seats[seat].concealed.add(tile);
-        self.emit(
-            Audience::Seat(seat),
-            EventKind::Drew {
-                seat,
-                tile: Some(tile),
-                replacement: false,
-            },
-        );
-        self.emit(
-            Audience::AllBut(seat),
-            EventKind::Drew {
-                seat,
-                tile: None,
-                replacement: false,
-            },
-        );
+        self.take_drawn(seat, tile, false);
         self.phase = Phase::Turn(Turn {
             seat,
             drawn: Some(tile),

@@ -11,6 +11,29 @@ use crate::tile::Tile;
 use crate::wall::ReplacementEnd;
 
 impl Game {
+    /// A drawn tile goes into `seat`'s hand: the seat sees which, the others only that it drew.
+    /// Every draw takes this path (the turn's, a replacement's, 海底捞月's), so no draw can show
+    /// its tile to the wrong seat.
+    pub(super) fn take_drawn(&mut self, seat: Seat, tile: Tile, replacement: bool) {
+        self.seats[seat].concealed.add(tile);
+        self.emit(
+            Audience::Seat(seat),
+            EventKind::Drew {
+                seat,
+                tile: Some(tile),
+                replacement,
+            },
+        );
+        self.emit(
+            Audience::AllBut(seat),
+            EventKind::Drew {
+                seat,
+                tile: None,
+                replacement,
+            },
+        );
+    }
+
     /// The actions of the seat whose turn it is.
     pub(super) fn turn_actions(&self, turn: &Turn) -> Vec<Action> {
         let seat = turn.seat;
@@ -368,23 +391,7 @@ impl Game {
                 }
             }
         } else {
-            self.seats[seat].concealed.add(tile);
-            self.emit(
-                Audience::Seat(seat),
-                EventKind::Drew {
-                    seat,
-                    tile: Some(tile),
-                    replacement: false,
-                },
-            );
-            self.emit(
-                Audience::AllBut(seat),
-                EventKind::Drew {
-                    seat,
-                    tile: None,
-                    replacement: false,
-                },
-            );
+            self.take_drawn(seat, tile, false);
         }
         self.phase = Phase::Turn(Turn {
             seat,
