@@ -237,6 +237,49 @@ pub fn wait_value_with(view: &SeatView, hand: &TileCounts, melds: &[Meld], seen:
 }
 
 /// [`wait_value_with`] with each wait's worth scaled by `weight(t)` percent.
+/// The table a win would be judged at, past the seat's own view: how many play, the wild kind
+/// and the face-up bonus kinds, which the planners fill in as their families need.
+pub(crate) struct WinTable<'a> {
+    pub(crate) players: u8,
+    pub(crate) wild: Option<Tile>,
+    pub(crate) bonus: &'a [Tile],
+}
+
+/// What `own` winning on `tile` pays by the engine's own verdict (`from`: the discarder, `None`
+/// for a self-draw), in the family's payment for the hand's value; `None` when the engine does
+/// not accept the win. The planners value waits only through this, so they price a wait exactly
+/// as the table would.
+pub(crate) fn win_payment(
+    view: &SeatView,
+    own: &engine::settle::SeatHand,
+    tile: Tile,
+    from: Option<engine::Seat>,
+    table: &WinTable<'_>,
+) -> Option<i64> {
+    use engine::ruleset::WinCheck;
+    use engine::settle::{Win, WinFlags};
+    let win = Win {
+        seat: view.seat,
+        tile,
+        from,
+        flags: WinFlags::default(),
+    };
+    let check = WinCheck {
+        hand: own,
+        win: &win,
+        dealer: view.dealer,
+        round_wind: view.round_wind,
+        players: table.players,
+        wild: table.wild,
+        bonus: table.bonus,
+    };
+    let rules = view.ruleset.rules();
+    rules
+        .evaluate_win(&check)
+        .ok()
+        .map(|s| rules.payment_for(s.value))
+}
+
 pub(crate) fn wait_value_by(
     view: &SeatView,
     hand: &TileCounts,
@@ -244,8 +287,7 @@ pub(crate) fn wait_value_by(
     seen: &Seen,
     weight: &dyn Fn(Tile) -> i64,
 ) -> i64 {
-    use engine::ruleset::WinCheck;
-    use engine::settle::{PlacedMeld, SeatHand, Win, WinFlags};
+    use engine::settle::{PlacedMeld, SeatHand};
     let Some(me) = view.seats.get(view.seat.index()) else {
         return 0;
     };
@@ -264,32 +306,22 @@ pub(crate) fn wait_value_by(
     };
     let rules = view.ruleset.rules();
     let from = Some(view.seat.next(view.seats.len().max(1) as u8));
+    let table = WinTable {
+        players: view.seats.len() as u8,
+        wild: view.wild.map(|w| w.wild),
+        bonus: &view.bonus,
+    };
     let mut total = 0;
     for t in Tile::playing() {
         let left = seen.unseen(view.tile_set, t);
         if left == 0 {
             continue;
         }
-        let win = Win {
-            seat: view.seat,
-            tile: t,
-            from,
-            flags: WinFlags::default(),
-        };
-        let check = WinCheck {
-            hand: &own,
-            win: &win,
-            dealer: view.dealer,
-            round_wind: view.round_wind,
-            players: view.seats.len() as u8,
-            wild: view.wild.map(|w| w.wild),
-            bonus: &view.bonus,
-        };
-        if !rules.could_win(&own, t, check.wild) {
+        if !rules.could_win(&own, t, table.wild) {
             continue;
         }
-        if let Ok(score) = rules.evaluate_win(&check) {
-            total += i64::from(left) * rules.payment_for(score.value) * weight(t);
+        if let Some(pays) = win_payment(view, &own, t, from, &table) {
+            total += i64::from(left) * pays * weight(t);
         }
     }
     total / 100

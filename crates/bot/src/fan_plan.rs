@@ -22,15 +22,14 @@
 //! Suzhou (×2 for 门清 and for 自摸, 混一色 3 fan against 平胡's 1) was tried on the same
 //! planner and did not beat its own logic (docs/PERFORMANCE.md, Suzhou).
 
-use engine::ruleset::WinCheck;
-use engine::settle::{PlacedMeld, SeatHand, Win, WinFlags};
+use engine::settle::{PlacedMeld, SeatHand};
 use engine::shape;
 use engine::view::SeatView;
 use engine::wall::SeededRng;
 use engine::{Action, KongKind, Meld, MeldKind, SeatSet, Tile, TileCounts};
 
 use crate::basic::{discard_tiles, fallback, without};
-use crate::efficiency::{Candidate, Seen, own_melds};
+use crate::efficiency::{Candidate, Seen, WinTable, own_melds, win_payment};
 use crate::plan::{self, Plan};
 use crate::shanghai::{OUT_OF_REACH, masked_distance};
 use crate::strong::safest_discard;
@@ -316,28 +315,12 @@ impl<'a> Planner<'a> {
             flowers: Vec::new(),
             void: None,
         };
-        let pays = |t: Tile, from| {
-            let win = Win {
-                seat: view.seat,
-                tile: t,
-                from,
-                flags: WinFlags::default(),
-            };
-            let check = WinCheck {
-                hand: &own,
-                win: &win,
-                dealer: view.dealer,
-                round_wind: view.round_wind,
-                players: 4,
-                wild: None,
-                bonus: &view.bonus,
-            };
-            rules
-                .evaluate_win(&check)
-                .ok()
-                .map(|s| rules.payment_for(s.value))
-                .filter(|&p| p > 0)
+        let table = WinTable {
+            players: 4,
+            wild: None,
+            bonus: &view.bonus,
         };
+        let pays = |t: Tile, from| win_payment(view, &own, t, from, &table).filter(|&p| p > 0);
         let mut best: Option<i32> = None;
         let mut total = 0;
         for t in shape::waits(hand, melds.len() as u8, rules.forms()).iter() {

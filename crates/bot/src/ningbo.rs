@@ -20,14 +20,13 @@
 //! The 财神 is never thrown for nothing: every shanten and useful-tile count knows it stands
 //! for any tile (the shared [`Goal`]).
 
-use engine::ruleset::WinCheck;
-use engine::settle::{PlacedMeld, SeatHand, Win, WinFlags};
+use engine::settle::{PlacedMeld, SeatHand};
 use engine::view::SeatView;
 use engine::wall::SeededRng;
 use engine::{Action, Meld, MeldKind, RulesetId, Seat, SeatSet, Suit, Tile, TileCounts};
 
 use crate::basic::{discard_tiles, fallback};
-use crate::efficiency::{Candidate, Goal, Seen, own_melds};
+use crate::efficiency::{Candidate, Goal, Seen, WinTable, own_melds, win_payment};
 use crate::plan::{self, Plan};
 use crate::strong::safest_discard;
 
@@ -182,6 +181,11 @@ impl<'a> Planner<'a> {
             void: None,
         };
         let rules = view.ruleset.rules();
+        let table = WinTable {
+            players: 4,
+            wild: self.wild,
+            bonus: &[],
+        };
         let mut total = 0;
         for t in Tile::playing() {
             let left = self.unseen(t);
@@ -189,24 +193,7 @@ impl<'a> Planner<'a> {
                 continue;
             }
             let pays = |from: Option<Seat>, shares: i64| {
-                let win = Win {
-                    seat: view.seat,
-                    tile: t,
-                    from,
-                    flags: WinFlags::default(),
-                };
-                let check = WinCheck {
-                    hand: &own,
-                    win: &win,
-                    dealer: view.dealer,
-                    round_wind: view.round_wind,
-                    players: 4,
-                    wild: self.wild,
-                    bonus: &[],
-                };
-                rules
-                    .evaluate_win(&check)
-                    .map_or(0, |s| shares * rules.payment_for(s.value))
+                win_payment(view, &own, t, from, &table).map_or(0, |p| shares * p)
             };
             let discarder = Some(view.seat.next(4));
             total += left * (pays(None, SELF_DRAW_SHARES) + pays(discarder, DISCARD_SHARES));
