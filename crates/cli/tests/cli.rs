@@ -108,6 +108,17 @@ fn score_reproduces_the_golden_guobiao_hands_and_refuses_bad_lines() {
     assert!(!ok, "only the Guobiao table scores single hands");
 }
 
+/// Runs the binary, which must succeed, and reads the JSON object its stdout ends with.
+fn run_json(args: &[&str]) -> Value {
+    let out = mahjong().args(args).output().expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    last_json(&String::from_utf8_lossy(&out.stdout))
+}
+
 fn last_json(out: &str) -> Value {
     serde_json::from_str(out.lines().last().expect("a last line")).expect("JSON")
 }
@@ -210,27 +221,18 @@ fn bad_arguments_are_refused_with_a_message() {
 
 #[test]
 fn arena_reports_every_level_and_refuses_bad_lineups() {
-    let out = mahjong()
-        .args([
-            "arena",
-            "--ruleset",
-            "sichuan-xuezhan",
-            "--hands",
-            "24",
-            "--seats",
-            "strong,basic,random,basic",
-            "--seed",
-            "3",
-            "--json",
-        ])
-        .output()
-        .expect("runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let report = last_json(&String::from_utf8_lossy(&out.stdout));
+    let report = run_json(&[
+        "arena",
+        "--ruleset",
+        "sichuan-xuezhan",
+        "--hands",
+        "24",
+        "--seats",
+        "strong,basic,random,basic",
+        "--seed",
+        "3",
+        "--json",
+    ]);
     let levels = report["levels"].as_array().expect("levels");
     assert_eq!(levels.len(), 3);
     let total: f64 = levels
@@ -269,25 +271,16 @@ fn arena_reports_every_level_and_refuses_bad_lineups() {
 
 #[test]
 fn two_player_arenas_seat_two_and_settle_prints_two_deltas() {
-    let out = mahjong()
-        .args([
-            "arena",
-            "--ruleset",
-            "two-player",
-            "--hands",
-            "20",
-            "--seats",
-            "strong,basic",
-            "--json",
-        ])
-        .output()
-        .expect("runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let report = last_json(&String::from_utf8_lossy(&out.stdout));
+    let report = run_json(&[
+        "arena",
+        "--ruleset",
+        "two-player",
+        "--hands",
+        "20",
+        "--seats",
+        "strong,basic",
+        "--json",
+    ]);
     let levels = report["levels"].as_array().expect("levels");
     assert_eq!(levels.len(), 2);
     let bad = mahjong()
