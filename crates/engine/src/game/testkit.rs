@@ -14,16 +14,17 @@ pub(super) fn tile(s: &str) -> Tile {
 
 /// A hand in play: seat 0 holds `hands[0]` and has just drawn `drawn`; the live wall is `live`
 /// and the replacements are `tail`, each in the order they are drawn; no 开宝 (dice 2 and 3).
-pub(super) fn hand_in_play(
+/// One hand per seat at the table.
+pub(super) fn hand_in_play<'a>(
     id: RulesetId,
-    hands: [&str; 4],
+    hands: impl AsRef<[&'a str]>,
     drawn: &str,
     live: &str,
     tail: &str,
 ) -> Game {
     let rules = Ruleset::with_defaults(id).expect("defaults");
     let mut game = Game::new(rules, 5, seat(0), Wind::East, Carried::default());
-    for (i, h) in hands.iter().enumerate() {
+    for (i, h) in hands.as_ref().iter().enumerate() {
         game.seats[seat(i)].concealed = TileCounts::parse(h).expect("notation");
         game.seats[seat(i)].flowers.clear();
         game.seats[seat(i)].has_discarded = true;

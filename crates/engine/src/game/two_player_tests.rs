@@ -3,12 +3,11 @@
 //! 海底捞月 phase and its first-ready rule, robbing an added kong as a self-draw, and who deals
 //! next.
 
-use super::testkit::{seat, tile};
+use super::testkit::{hand_in_play, seat, tile};
 use super::*;
 use crate::meld::{Meld, MeldKind};
 use crate::ruleset::{HandResult, RulesetId};
 use crate::table::TableState;
-use crate::wall::ReplacementEnd;
 
 fn tiles(s: &str) -> Vec<Tile> {
     s.split(' ').filter(|s| !s.is_empty()).map(tile).collect()
@@ -17,26 +16,9 @@ fn tiles(s: &str) -> Vec<Tile> {
 /// A two-player hand in play: seat 0 holds `hands[0]` and has just drawn `drawn`; the live
 /// wall is `live` (in drawing order) and the set-aside tiles are `unused` (in drawing order).
 fn two_player(hands: [&str; 2], drawn: &str, live: &str, unused: &str) -> Game {
-    let rules = Ruleset::with_defaults(RulesetId::TwoPlayer).expect("defaults");
-    let mut game = Game::new(rules, 5, seat(0), Wind::East, Carried::default());
-    for (i, h) in hands.iter().enumerate() {
-        game.seats[seat(i)].concealed = TileCounts::parse(h).expect("notation");
-        game.seats[seat(i)].has_discarded = true;
-    }
-    let mut order = tiles(live);
-    let kept = order.len();
-    order.extend(tiles(unused).into_iter().rev());
-    game.wall = Wall::from_order(order, ReplacementEnd::Tail);
-    game.wall.set_aside_unused(kept);
-    game.untouched = false;
-    game.phase = Phase::Turn(Turn {
-        seat: seat(0),
-        drawn: Some(tile(drawn)),
-        after_kong: false,
-        last_tile: false,
-        forced_zone: false,
-    });
-    game.seats[seat(0)].concealed.add(tile(drawn));
+    // The testkit's hand with `unused` where the replacements would be, then set aside.
+    let mut game = hand_in_play(RulesetId::TwoPlayer, hands, drawn, live, unused);
+    game.wall.set_aside_unused(tiles(live).len());
     game.refresh_legal();
     game
 }
