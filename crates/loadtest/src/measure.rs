@@ -22,6 +22,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
+use engine::wall::SeededRng;
 use hdrhistogram::Histogram;
 use tokio::time::Instant;
 
@@ -214,19 +215,17 @@ pub(crate) struct TableClock {
 struct ClockInner {
     next_slot: Option<Instant>,
     open: Option<OpenAction>,
-    /// Draws think times (xorshift64*: the table's own, reproducible stream).
-    think: u64,
+    /// Draws think times: the table's own, reproducible stream.
+    think: SeededRng,
 }
+
+/// Think times are drawn in millionths of the interval.
+const THINK_STEPS: u32 = 1_000_000;
 
 impl ClockInner {
     /// A fraction of the interval in [0, 1).
     fn think_fraction(&mut self) -> f64 {
-        let mut x = self.think;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.think = x;
-        (x.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64
+        f64::from(self.think.below(THINK_STEPS)) / f64::from(THINK_STEPS)
     }
 }
 
@@ -253,8 +252,7 @@ impl TableClock {
             inner: Mutex::new(ClockInner {
                 next_slot: None,
                 open: None,
-                // Never zero, which xorshift would keep.
-                think: (table as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1,
+                think: SeededRng::new(table as u64),
             }),
         }
     }
