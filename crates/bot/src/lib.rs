@@ -11,7 +11,9 @@
 //!   the 8-fan minimum; in Shanghai: the qualifying hand types and what they pay; in Ningbo:
 //!   ready hands whose waits reach the 4-台 minimum; in Suzhou: its shapes and seven pairs; in
 //!   Wuhu: the 8 支 a win needs; in Guangdong: hands that carry fan, and the room's 起胡; in
-//!   two-player: 报听 for a concealed ready hand and waits by fan).
+//!   two-player: 报听 for a concealed ready hand and waits by fan; in Beijing: a concealed hand
+//!   in `beijing-2020`, and with the 惠牌 wilds a discard win let go when a self-draw is worth
+//!   more).
 //!
 //! In the two-player swap phase (开始时换牌) every level but `random` gives back the tiles its
 //! rule in `swap.rs` finds worth less than an unseen one.
