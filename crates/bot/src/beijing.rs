@@ -241,62 +241,29 @@ fn discarder(view: &SeatView, tile: Tile) -> Seat {
 
 #[cfg(test)]
 mod tests {
-    use engine::ruleset::{RawOptions, Ruleset};
-    use engine::view::PublicSeat;
-    use engine::wall::{TileSetKind, WildDraw};
-    use engine::{TileCounts, Wind};
+    use engine::ruleset::Ruleset;
+    use engine::wall::WildDraw;
 
     use super::*;
-
-    fn t(s: &str) -> Tile {
-        s.parse().expect("tile")
-    }
+    use crate::testkit::t;
 
     /// South's view of a `beijing` hand (惠牌 南, shown by 东) in a claim window: `concealed`
-    /// in hand, `offered` just discarded by `from` (East deals), `wall` live tiles left.
+    /// in hand, `offered` just discarded by seat `from` (East deals), `wall` live tiles left.
     fn view(concealed: &str, offered: &str, from: usize, wall: usize) -> SeatView {
-        let concealed = TileCounts::parse(concealed).expect("hand");
-        let seat = |i: usize| PublicSeat {
-            melds: Vec::new(),
-            discards: if i == from {
-                vec![t(offered)]
-            } else {
-                Vec::new()
-            },
-            flowers: Vec::new(),
-            concealed_count: if i == 1 { concealed.total() } else { 13 },
-            void: None,
-            won: None,
-            ready: false,
-        };
-        SeatView {
-            seat: Seat::ALL[1],
-            ruleset: Ruleset::new(RulesetId::Beijing, &RawOptions::new()).expect("preset"),
-            tile_set: TileSetKind::Honors136,
-            dealer: Seat::ALL[0],
-            round_wind: Wind::East,
-            dice: [3, 4],
-            wall_drawable: wall,
-            wild: Some(WildDraw {
-                indicator: t("1z"),
-                wild: t("2z"),
-            }),
-            bonus: Vec::new(),
-            seabed: None,
-            concealed,
-            own_void: None,
-            seats: (0..4).map(seat).collect(),
-            swap_marked: Vec::new(),
-            legal: vec![Action::Win, Action::Pass],
-            last_discard: Some(t(offered)),
-            over: false,
-        }
+        let ruleset = Ruleset::with_defaults(RulesetId::Beijing).expect("preset");
+        let legal = [Action::Win, Action::Pass];
+        let mut v = crate::testkit::view(ruleset, concealed, Some(offered), &legal);
+        v.wild = Some(WildDraw {
+            indicator: t("1z"),
+            wild: t("2z"),
+        });
+        v.wall_drawable = wall;
+        v.seats[from].discards.push(t(offered));
+        v
     }
 
     fn decisions(view: &SeatView) -> Vec<Action> {
-        (0..4)
-            .map(|seed| decide(view, &view.legal, &mut SeededRng::new(seed)))
-            .collect()
+        crate::testkit::decisions(view, decide)
     }
 
     /// Three sets, 3s and 99s with a wild (南): it wins on 1s–5s, 9s and the wild itself.

@@ -90,71 +90,22 @@ fn scheme(view: &SeatView) -> Scheme {
 
 #[cfg(test)]
 mod tests {
-    use engine::Seat;
     use engine::ruleset::{RawOptions, Ruleset};
-    use engine::view::PublicSeat;
-    use engine::{TileCounts, wall::TileSetKind};
 
     use super::*;
+    use crate::testkit::{counts, t};
 
-    fn t(s: &str) -> Tile {
-        s.parse().expect("tile")
-    }
-
-    fn counts(s: &str) -> TileCounts {
-        TileCounts::parse(s).expect("hand")
-    }
-
-    /// South's view early in a hand of a room with 起胡 `min_fan`: nobody has discarded or
-    /// claimed, `concealed` in hand, and `offered` on the table (a claim window) or not
-    /// (South's own turn, every discard legal).
+    /// South's view early in a hand of a room with 起胡 `min_fan` (see
+    /// [`crate::testkit::view`]).
     fn view(min_fan: i64, concealed: &str, offered: Option<&str>, claims: &[Action]) -> SeatView {
-        let concealed = counts(concealed);
-        let seat = |n: u32| PublicSeat {
-            melds: Vec::new(),
-            discards: Vec::new(),
-            flowers: Vec::new(),
-            concealed_count: n,
-            void: None,
-            won: None,
-            ready: false,
-        };
-        let legal = match offered {
-            Some(_) => claims.to_vec(),
-            None => concealed
-                .kinds()
-                .iter()
-                .map(|tile| Action::Discard { tile })
-                .collect(),
-        };
         let mut options = RawOptions::new();
         options.insert("min_fan".into(), OptionValue::Int(min_fan));
-        SeatView {
-            seat: Seat::ALL[1],
-            ruleset: Ruleset::new(RulesetId::Guangdong, &options).expect("options"),
-            tile_set: TileSetKind::Honors136,
-            dealer: Seat::ALL[0],
-            round_wind: engine::Wind::East,
-            dice: [2, 5],
-            wall_drawable: 80,
-            wild: None,
-            concealed,
-            own_void: None,
-            swap_marked: Vec::new(),
-            seats: vec![seat(13), seat(concealed.total()), seat(13), seat(13)],
-            legal,
-            last_discard: offered.map(t),
-            over: false,
-            bonus: Vec::new(),
-            seabed: None,
-        }
+        let ruleset = Ruleset::new(RulesetId::Guangdong, &options).expect("options");
+        crate::testkit::view(ruleset, concealed, offered, claims)
     }
 
-    /// The decisions over a few seeds (ties go to chance).
     fn decisions(view: &SeatView) -> Vec<Action> {
-        (0..8)
-            .map(|seed| decide(view, &view.legal, &mut SeededRng::new(seed)))
-            .collect()
+        crate::testkit::decisions(view, decide)
     }
 
     #[test]

@@ -32,6 +32,8 @@ mod speed;
 mod strong;
 mod suzhou;
 mod swap;
+#[cfg(test)]
+mod testkit;
 mod two_player;
 mod wuhu;
 

@@ -395,68 +395,19 @@ fn pung_shanten(hand: &TileCounts, sets: u8, seen: &Seen) -> i8 {
 
 #[cfg(test)]
 mod tests {
-    use engine::Seat;
     use engine::ruleset::Ruleset;
-    use engine::view::PublicSeat;
-    use engine::wall::TileSetKind;
 
     use super::*;
+    use crate::testkit::{counts, t};
 
-    fn t(s: &str) -> Tile {
-        s.parse().expect("tile")
-    }
-
-    fn counts(s: &str) -> TileCounts {
-        TileCounts::parse(s).expect("hand")
-    }
-
-    /// South's view early in a hand: nobody has discarded or claimed, `concealed` in hand, and
-    /// `offered` on the table (a claim window) or not (South's own turn, every discard legal).
+    /// South's view early in a Shanghai hand (see [`crate::testkit::view`]).
     fn view(concealed: &str, offered: Option<&str>, claims: &[Action]) -> SeatView {
-        let concealed = counts(concealed);
-        let seat = |n: u32| PublicSeat {
-            melds: Vec::new(),
-            discards: Vec::new(),
-            flowers: Vec::new(),
-            concealed_count: n,
-            void: None,
-            won: None,
-            ready: false,
-        };
-        let legal = match offered {
-            Some(_) => claims.to_vec(),
-            None => concealed
-                .kinds()
-                .iter()
-                .map(|tile| Action::Discard { tile })
-                .collect(),
-        };
-        SeatView {
-            seat: Seat::ALL[1],
-            ruleset: Ruleset::with_defaults(RulesetId::Shanghai).expect("defaults"),
-            tile_set: TileSetKind::Flowers144,
-            dealer: Seat::ALL[0],
-            round_wind: engine::Wind::East,
-            dice: [2, 5],
-            wall_drawable: 80,
-            wild: None,
-            bonus: Vec::new(),
-            seabed: None,
-            concealed,
-            own_void: None,
-            swap_marked: Vec::new(),
-            seats: vec![seat(13), seat(concealed.total()), seat(13), seat(13)],
-            legal,
-            last_discard: offered.map(t),
-            over: false,
-        }
+        let ruleset = Ruleset::with_defaults(RulesetId::Shanghai).expect("defaults");
+        crate::testkit::view(ruleset, concealed, offered, claims)
     }
 
-    /// The decisions over a few seeds (ties go to chance).
     fn decisions(view: &SeatView) -> Vec<Action> {
-        (0..8)
-            .map(|seed| decide(view, &view.legal, &mut SeededRng::new(seed)))
-            .collect()
+        crate::testkit::decisions(view, decide)
     }
 
     #[test]
