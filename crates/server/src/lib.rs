@@ -106,32 +106,37 @@ impl AppState {
                 carried: serde_json::to_value(table.state()).unwrap_or_default(),
             })
             .await?;
-        let settings = room::RoomSettings {
-            ruleset,
-            clock: stored.clock,
-            hands: stored.hands,
-            public: stored.public,
-            code: code.clone(),
-            spectator_delay_ms: stored.spectator_delay_ms,
-        };
         let start = room::Start {
             table,
             game: None,
             seed: 0,
             log_seq: 0,
         };
+        let handle = self.launch_room(record.id.clone(), ruleset, &stored, occupants, start);
+        Ok((record.id, code, handle))
+    }
+
+    /// Starts the room of a stored table from `start` and lists it in the lobby: the one way a
+    /// room comes to life, whether opened now or rebuilt after a restart.
+    pub(crate) fn launch_room(
+        &self,
+        table: store::TableId,
+        ruleset: engine::Ruleset,
+        stored: &room::StoredRoom,
+        occupants: Vec<room::Occupant>,
+        start: room::Start,
+    ) -> room::RoomHandle {
         let handle = room::spawn(
             self.store.clone(),
-            record.id.clone(),
-            settings,
+            table.clone(),
+            stored.settings(ruleset),
             occupants,
             self.timing,
             start,
             self.metrics.clone(),
         );
-        self.lobby
-            .add(record.id.clone(), code.clone(), handle.clone());
-        Ok((record.id, code, handle))
+        self.lobby.add(table, stored.code.clone(), handle.clone());
+        handle
     }
 }
 

@@ -7,7 +7,7 @@ use engine::{Action, Seat, Table, TableState};
 use store::{SeatOccupant, TableRecord, TableStatus};
 
 use crate::AppState;
-use crate::room::{self, Occupant, RoomSettings, StoredRoom};
+use crate::room::{self, Occupant, StoredRoom};
 
 /// Why one table could not be rebuilt (it stays in the store, untouched).
 #[derive(Debug, thiserror::Error)]
@@ -102,30 +102,13 @@ async fn restore(state: &AppState, record: TableRecord) -> Result<(), RestoreErr
             .map_err(|e| unreadable(&record, format!("replaying action {}: {e}", entry.seq)))?;
     }
     let log_seq = state.store.next_action_seq(&record.id).await?;
-    let settings = RoomSettings {
-        ruleset,
-        clock: stored.clock,
-        hands: stored.hands,
-        public: stored.public,
-        code: stored.code.clone(),
-        spectator_delay_ms: stored.spectator_delay_ms,
-    };
     let start = room::Start {
         table,
         game,
         seed,
         log_seq,
     };
-    let handle = room::spawn(
-        state.store.clone(),
-        record.id.clone(),
-        settings,
-        occupants,
-        state.timing,
-        start,
-        state.metrics.clone(),
-    );
-    state.lobby.add(record.id.clone(), stored.code, handle);
+    state.launch_room(record.id.clone(), ruleset, &stored, occupants, start);
     tracing::info!(table = %record.id, hand = record.hands_played, actions = log.len(), "table restored");
     Ok(())
 }

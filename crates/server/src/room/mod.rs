@@ -221,6 +221,20 @@ pub struct StoredRoom {
     pub spectator_delay_ms: u64,
 }
 
+impl StoredRoom {
+    /// The settings a room plays by, with its validated ruleset.
+    pub fn settings(&self, ruleset: Ruleset) -> RoomSettings {
+        RoomSettings {
+            ruleset,
+            clock: self.clock,
+            hands: self.hands,
+            public: self.public,
+            code: self.code.clone(),
+            spectator_delay_ms: self.spectator_delay_ms,
+        }
+    }
+}
+
 pub use actor::{random_u64, seed_commitment};
 
 /// Starts a room for a stored table whose seats are `occupants`.
