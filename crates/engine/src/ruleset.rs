@@ -1,7 +1,6 @@
 //! Rulesets: the stable preset ids rooms and the store use, validated room options, and the
 //! [`Rules`] trait every rule family implements.
 
-use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
 
@@ -23,6 +22,10 @@ use crate::variants::two_player::TwoPlayer;
 use crate::variants::wuhu::Wuhu;
 use crate::wall::{ReplacementEnd, TileSetKind};
 use crate::{Suit, Wind};
+
+mod options;
+
+pub use options::{OptionError, OptionKind, OptionSpec, OptionValue, RawOptions, reject_unknown};
 
 /// A room's ruleset preset. The string forms are stable: rooms, records and the store keep them.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
@@ -139,128 +142,6 @@ impl FromStr for RulesetId {
             return Err(RulesetIdError::NotImplemented(s.to_owned()));
         }
         Err(RulesetIdError::Unknown(s.to_owned()))
-    }
-}
-
-/// One room option value as it arrives from JSON or the command line.
-#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum OptionValue {
-    /// A switch.
-    Bool(bool),
-    /// A number.
-    Int(i64),
-    /// A word.
-    Text(String),
-}
-
-/// Room options before validation: name → value.
-pub type RawOptions = BTreeMap<String, OptionValue>;
-
-/// Why room options were refused.
-#[derive(Clone, PartialEq, Eq, Debug, Error)]
-pub enum OptionError {
-    /// An option the ruleset does not have.
-    #[error("ruleset `{ruleset}` has no option `{name}` (options: {known})")]
-    Unknown {
-        /// The ruleset.
-        ruleset: RulesetId,
-        /// The option given.
-        name: String,
-        /// The options it has.
-        known: &'static str,
-    },
-    /// A value of the wrong type or out of range.
-    #[error("option `{name}`: {problem}")]
-    BadValue {
-        /// The option.
-        name: String,
-        /// What is wrong.
-        problem: String,
-    },
-}
-
-/// Refuses the first option of `raw` not named in `known` (a comma-separated list, also shown
-/// in the error).
-///
-/// # Errors
-/// [`OptionError::Unknown`] naming the option and the ones `ruleset` has.
-pub fn reject_unknown(
-    raw: &RawOptions,
-    ruleset: RulesetId,
-    known: &'static str,
-) -> Result<(), OptionError> {
-    match raw.keys().find(|k| !known.split(", ").any(|n| n == *k)) {
-        Some(name) => Err(OptionError::Unknown {
-            ruleset,
-            name: name.clone(),
-            known,
-        }),
-        None => Ok(()),
-    }
-}
-
-/// Reads an integer option within `range`.
-///
-/// # Errors
-/// [`OptionError::BadValue`] for a non-integer or out-of-range value.
-pub fn int_option(
-    raw: &RawOptions,
-    name: &str,
-    default: i64,
-    range: std::ops::RangeInclusive<i64>,
-) -> Result<i64, OptionError> {
-    match raw.get(name) {
-        None => Ok(default),
-        Some(OptionValue::Int(v)) if range.contains(v) => Ok(*v),
-        Some(v) => Err(OptionError::BadValue {
-            name: name.to_owned(),
-            problem: format!(
-                "expected an integer in {}..={}, got {v:?}",
-                range.start(),
-                range.end()
-            ),
-        }),
-    }
-}
-
-/// Reads a boolean option.
-///
-/// # Errors
-/// [`OptionError::BadValue`] for a non-boolean value.
-pub fn bool_option(raw: &RawOptions, name: &str, default: bool) -> Result<bool, OptionError> {
-    match raw.get(name) {
-        None => Ok(default),
-        Some(OptionValue::Bool(v)) => Ok(*v),
-        Some(v) => Err(OptionError::BadValue {
-            name: name.to_owned(),
-            problem: format!("expected true or false, got {v:?}"),
-        }),
-    }
-}
-
-/// Reads a word option that must be one of `values`.
-///
-/// # Errors
-/// [`OptionError::BadValue`] for a value that is not one of the words.
-pub fn choice_option(
-    raw: &RawOptions,
-    name: &str,
-    default: &'static str,
-    values: &'static [&'static str],
-) -> Result<&'static str, OptionError> {
-    let bad = |v: &OptionValue| OptionError::BadValue {
-        name: name.to_owned(),
-        problem: format!("expected one of {}, got {v:?}", values.join(", ")),
-    };
-    match raw.get(name) {
-        None => Ok(default),
-        Some(v @ OptionValue::Text(word)) => values
-            .iter()
-            .copied()
-            .find(|w| w == word)
-            .ok_or_else(|| bad(v)),
-        Some(v) => Err(bad(v)),
     }
 }
 
@@ -608,86 +489,6 @@ impl Ruleset {
             Family::TwoPlayer(t) => t.options(),
             #[cfg(test)]
             Family::Plain(_) => RawOptions::new(),
-        }
-    }
-}
-
-/// The values a room option accepts.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum OptionKind {
-    /// `true` or `false`.
-    Bool,
-    /// An integer from `min` to `max`, both included.
-    Int {
-        /// The smallest value accepted.
-        min: i64,
-        /// The largest value accepted.
-        max: i64,
-    },
-    /// One word of a fixed list.
-    Choice {
-        /// The words accepted; the first is not necessarily the default.
-        values: &'static [&'static str],
-    },
-}
-
-/// One room option as a room's creator chooses it: its name, what players call it and the
-/// values it accepts. Each family lists its options next to the code that validates them; a
-/// preset's defaults are the [`Ruleset::options`] of [`Ruleset::with_defaults`], so they are
-/// not written twice.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct OptionSpec {
-    /// The option's name in [`RawOptions`].
-    pub name: &'static str,
-    /// What players call it, in Chinese.
-    pub name_zh: &'static str,
-    /// Its name in English.
-    pub name_en: &'static str,
-    /// The values accepted.
-    pub kind: OptionKind,
-}
-
-impl OptionSpec {
-    /// An integer option accepting `range`.
-    pub const fn int(
-        name: &'static str,
-        name_zh: &'static str,
-        name_en: &'static str,
-        range: std::ops::RangeInclusive<i64>,
-    ) -> OptionSpec {
-        OptionSpec {
-            name,
-            name_zh,
-            name_en,
-            kind: OptionKind::Int {
-                min: *range.start(),
-                max: *range.end(),
-            },
-        }
-    }
-
-    /// A word from `values`.
-    pub const fn choice(
-        name: &'static str,
-        name_zh: &'static str,
-        name_en: &'static str,
-        values: &'static [&'static str],
-    ) -> OptionSpec {
-        OptionSpec {
-            name,
-            name_zh,
-            name_en,
-            kind: OptionKind::Choice { values },
-        }
-    }
-
-    /// A switch.
-    pub const fn bool(name: &'static str, name_zh: &'static str, name_en: &'static str) -> Self {
-        OptionSpec {
-            name,
-            name_zh,
-            name_en,
-            kind: OptionKind::Bool,
         }
     }
 }

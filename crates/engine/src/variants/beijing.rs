@@ -41,7 +41,7 @@ mod y2020;
 
 use crate::ruleset::{
     HandResult, NextHand, OptionError, OptionSpec, OptionValue, RawOptions, Rules, RulesetId,
-    WinCheck, WinScore, bool_option, completes_shape, int_option, reject_unknown,
+    WinCheck, WinScore, completes_shape, reject_unknown,
 };
 use crate::seat::Seat;
 use crate::settle::{
@@ -94,9 +94,9 @@ impl Beijing {
         reject_unknown(raw, id, known)?;
         Ok(Beijing {
             id,
-            base: int_option(raw, "base", 1, 1..=1_000_000)?,
-            doubling: bool_option(raw, "doubling", true)?,
-            dragon_robs: bool_option(raw, "dragon_robs_concealed_kong", false)?,
+            base: BASE.read_int(raw, 1)?,
+            doubling: DOUBLING.read_bool(raw, true)?,
+            dragon_robs: DRAGON_ROBS.read_bool(raw, false)?,
         })
     }
 

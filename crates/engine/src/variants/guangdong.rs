@@ -46,7 +46,7 @@ mod tests;
 
 use crate::ruleset::{
     HandResult, MissedWin, NextHand, OptionError, OptionSpec, OptionValue, RawOptions, Rules,
-    RulesetId, WinCheck, WinScore, int_option, reject_unknown,
+    RulesetId, WinCheck, WinScore, reject_unknown,
 };
 use crate::seat::Seat;
 use crate::settle::{
@@ -88,9 +88,9 @@ impl Guangdong {
         const KNOWN: &str = "base, fan_cap, min_fan";
         reject_unknown(raw, RulesetId::Guangdong, KNOWN)?;
         let g = Guangdong {
-            base: int_option(raw, BASE.name, 1, 1..=1_000_000)?,
-            fan_cap: int_option(raw, FAN_CAP.name, 6, 3..=13)?,
-            min_fan: int_option(raw, MIN_FAN.name, 0, 0..=13)?,
+            base: BASE.read_int(raw, 1)?,
+            fan_cap: FAN_CAP.read_int(raw, 6)?,
+            min_fan: MIN_FAN.read_int(raw, 0)?,
         };
         if g.min_fan > g.fan_cap {
             return Err(OptionError::BadValue {

@@ -65,7 +65,7 @@ mod tests;
 
 use crate::ruleset::{
     HandResult, NextHand, OptionError, OptionSpec, OptionValue, RawOptions, Rules, RulesetId,
-    WinCheck, WinScore, choice_option, int_option, reject_unknown,
+    WinCheck, WinScore, reject_unknown,
 };
 use crate::settle::{
     FinishedHand, SettleError, Settlement, Win, WinnerFans, check_physical, describe,
@@ -137,12 +137,12 @@ impl Ningbo {
     pub fn new(raw: &RawOptions) -> Result<Ningbo, OptionError> {
         const KNOWN: &str = "base, caishen_rule";
         reject_unknown(raw, RulesetId::Ningbo, KNOWN)?;
-        let caishen = match choice_option(raw, CAISHEN_RULE.name, "same", CaishenRule::WORDS)? {
+        let caishen = match CAISHEN_RULE.read_choice(raw, "same")? {
             "next" => CaishenRule::Next,
             _ => CaishenRule::Same,
         };
         Ok(Ningbo {
-            base: int_option(raw, BASE.name, 1, 1..=1_000_000)?,
+            base: BASE.read_int(raw, 1)?,
             caishen,
         })
     }

@@ -23,7 +23,7 @@ mod share;
 
 use crate::ruleset::{
     HandResult, MissedWin, NextHand, OptionError, OptionSpec, OptionValue, RawOptions, Rules,
-    RulesetId, WinCheck, WinScore, completes_shape, int_option, reject_unknown,
+    RulesetId, WinCheck, WinScore, completes_shape, reject_unknown,
 };
 use crate::settle::{
     FinishedHand, SeatHand, SettleError, Settlement, WinnerFans, check_physical, describe,
@@ -65,9 +65,9 @@ impl Shanghai {
         const KNOWN: &str = "base, hua, lezi";
         reject_unknown(raw, RulesetId::Shanghai, KNOWN)?;
         Ok(Shanghai {
-            base: int_option(raw, "base", 2, 1..=1_000_000)?,
-            hua: int_option(raw, "hua", 1, 0..=1_000_000)?,
-            lezi: int_option(raw, "lezi", 10, 1..=10_000_000)?,
+            base: BASE.read_int(raw, 2)?,
+            hua: HUA.read_int(raw, 1)?,
+            lezi: LEZI.read_int(raw, 10)?,
         })
     }
 

@@ -45,7 +45,7 @@ use crate::meld::MeldKind;
 use crate::ruleset::OptionSpec;
 use crate::ruleset::{
     HandResult, MissedWin, NextHand, OptionError, RawOptions, Rules, RulesetId, WinCheck, WinScore,
-    bool_option, int_option, reject_unknown,
+    reject_unknown,
 };
 use crate::seat::SeatSet;
 use crate::settle::{FinishedHand, SettleError, Settlement, WinnerFans, check_physical, describe};
@@ -110,9 +110,9 @@ impl Sichuan {
         Ok(Sichuan {
             id,
             preset,
-            coefficient: int_option(raw, "coefficient", 1, 1..=1_000_000)?,
-            kong_money: bool_option(raw, "kong_money", preset != Preset::Standard)?,
-            fan_cap: int_option(raw, "fan_cap", default_cap, 1..=13)? as u32,
+            coefficient: COEFFICIENT.read_int(raw, 1)?,
+            kong_money: KONG_MONEY.read_bool(raw, preset != Preset::Standard)?,
+            fan_cap: FAN_CAP.read_int(raw, default_cap)? as u32,
         })
     }
 

@@ -36,7 +36,7 @@ mod tests;
 
 use crate::ruleset::{
     HandResult, NextHand, OptionError, OptionSpec, OptionValue, RawOptions, Rules, RulesetId,
-    WinCheck, WinScore, int_option, reject_unknown,
+    WinCheck, WinScore, reject_unknown,
 };
 use crate::settle::{
     FanItem, FinishedHand, SeatHand, SettleError, Settlement, Win, WinnerFans, check_physical,
@@ -67,7 +67,7 @@ impl Suzhou {
     pub fn new(raw: &RawOptions) -> Result<Suzhou, OptionError> {
         const KNOWN: &str = "base";
         reject_unknown(raw, RulesetId::Suzhou, KNOWN)?;
-        let base = int_option(raw, BASE.name, 1, 1..=5)?;
+        let base = BASE.read_int(raw, 1)?;
         if !BASES.contains(&base) {
             return Err(OptionError::BadValue {
                 name: BASE.name.to_owned(),

@@ -65,7 +65,7 @@ mod tests;
 
 use crate::ruleset::{
     HandResult, NextHand, OptionError, OptionSpec, OptionValue, RawOptions, Rules, RulesetId,
-    WinCheck, WinScore, bool_option, int_option, reject_unknown,
+    WinCheck, WinScore, reject_unknown,
 };
 use crate::settle::{FinishedHand, SettleError, Settlement, WinnerFans, check_physical, describe};
 use crate::shape::Forms;
@@ -104,9 +104,9 @@ impl TwoPlayer {
     pub fn new(raw: &RawOptions) -> Result<TwoPlayer, OptionError> {
         reject_unknown(raw, RulesetId::TwoPlayer, "base, huapai, swap")?;
         Ok(TwoPlayer {
-            base: int_option(raw, BASE.name, 1, 1..=1000)?,
-            huapai: int_option(raw, HUAPAI.name, BONUS, 0..=4)?,
-            swap: bool_option(raw, SWAP.name, false)?,
+            base: BASE.read_int(raw, 1)?,
+            huapai: HUAPAI.read_int(raw, BONUS)?,
+            swap: SWAP.read_bool(raw, false)?,
         })
     }
 

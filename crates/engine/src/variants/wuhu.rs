@@ -47,7 +47,7 @@ mod tests;
 
 use crate::ruleset::{
     HandResult, NextHand, OptionError, OptionSpec, OptionValue, RawOptions, Rules, RulesetId,
-    WinCheck, WinScore, bool_option, int_option, reject_unknown,
+    WinCheck, WinScore, reject_unknown,
 };
 use crate::settle::{
     FinishedHand, SettleError, Settlement, Win, WinnerFans, check_physical, describe,
@@ -85,8 +85,8 @@ impl Wuhu {
         const KNOWN: &str = "base, discarder_pays_all";
         reject_unknown(raw, RulesetId::Wuhu, KNOWN)?;
         Ok(Wuhu {
-            base: int_option(raw, BASE.name, 1, 1..=1_000_000)?,
-            discarder_pays_all: bool_option(raw, DISCARDER_PAYS_ALL.name, false)?,
+            base: BASE.read_int(raw, 1)?,
+            discarder_pays_all: DISCARDER_PAYS_ALL.read_bool(raw, false)?,
         })
     }
 
