@@ -66,7 +66,43 @@ function newHand(players) {
     players: Array.from({ length: players }, newPlayer),
     bonus: [], // the face-up 花牌 indicators (two-player)
     seabed: null, // the seat drawing in the 海底捞月 phase (two-player)
+    swapPick: [], // 开始时换牌: indices into the own tiles picked to give back
+    swapSent: [], // 开始时换牌: kinds already marked at the server (a mark is final)
   };
+}
+
+/**
+ * `picked` (indices into `held`) grown so each kind has at least as many picks as it has
+ * marks in `sent`: tiles the server already holds marked always show as picked.
+ */
+function withMarks(held, picked, sent) {
+  const now = new Set(picked);
+  const need = {};
+  for (const kind of sent) need[kind] = (need[kind] ?? 0) + 1;
+  for (const [kind, n] of Object.entries(need)) {
+    let have = [...now].filter((j) => held[j] === kind).length;
+    held.forEach((t, j) => {
+      if (have < n && t === kind && !now.has(j)) {
+        now.add(j);
+        have += 1;
+      }
+    });
+  }
+  return [...now].sort((a, b) => a - b);
+}
+
+/**
+ * The picked kinds not yet marked at the server: what still has to be sent before `swap_done`
+ * (after a reconnect some marks may already be there).
+ */
+export function unsentMarks(h, picked) {
+  const sent = [...(h.swapSent ?? [])];
+  return picked.filter((kind) => {
+    const i = sent.indexOf(kind);
+    if (i < 0) return true;
+    sent.splice(i, 1);
+    return false;
+  });
 }
 
 /** The number of seats at the table. */
@@ -156,6 +192,8 @@ export function applySnapshot(m, t) {
   h.offered = v.offered ?? null;
   h.over = v.over;
   setOwnTiles(h, v.hand ?? []);
+  h.swapSent = [...(v.swap_marked ?? [])];
+  h.swapPick = withMarks(ownTiles(h), [], h.swapSent);
   v.seats.forEach((p, i) => {
     const q = h.players[i];
     q.melds = p.melds ?? [];
@@ -299,10 +337,17 @@ function applyEvent(m, e) {
         removeOwn(h, e.out);
         setOwnTiles(h, [...ownTiles(h), ...e.received]);
         h.swapPick = [];
+        h.swapSent = [];
       }
       break;
-    // `swap_marked` (own) and `swapped_hidden` (a count; the hand's size is unchanged) change
-    // nothing drawn here.
+    case 'swap_marked':
+      // Own mark, final at the server: it stays picked.
+      if (own) {
+        h.swapSent.push(e.tile);
+        h.swapPick = withMarks(ownTiles(h), h.swapPick ?? [], h.swapSent);
+      }
+      break;
+    // `swapped_hidden` (a count; the hand's size is unchanged) changes nothing drawn here.
     case 'flower_replaced':
       if (!p) break;
       p.flowers.push(e.flower);

@@ -4,7 +4,9 @@
 // it (proto/README.md: "The server accepts exactly the legal actions").
 
 import { el, replace, signed } from './dom.js';
-import { inVoidPhase, legalActions, ownTiles, playerCount, suitCounts, turnSeat } from './model.js';
+import {
+  inVoidPhase, legalActions, ownTiles, playerCount, suitCounts, turnSeat, unsentMarks,
+} from './model.js';
 import { backElement, SUIT_NAMES, tileElement, tileName, windChar } from './tiles.js';
 
 const STATUS_TEXT = {
@@ -249,7 +251,7 @@ function actionBar(m, ctx) {
       class: ['act', 'act-swap_done'],
       dataset: { action: 'swap_done', count: String(pick.length) },
       onclick: () => ctx.onActAll([
-        ...pick.map((tile) => ({ type: 'swap_mark', tile })),
+        ...unsentMarks(m.hand, pick).map((tile) => ({ type: 'swap_mark', tile })),
         { type: 'swap_done' },
       ]),
     }, pick.length ? `换 ${pick.length} Swap` : '不换 Keep all'));
@@ -351,8 +353,15 @@ function swapRow(m, ctx, row) {
     });
     b.addEventListener('click', () => {
       const now = new Set(h.swapPick ?? []);
-      if (now.has(i)) now.delete(i);
-      else now.add(i);
+      if (now.has(i)) {
+        // A tile already marked at the server stays picked: its kind keeps as many picks as
+        // it has marks.
+        const held = ownTiles(h);
+        const picks = [...now].filter((j) => held[j] === t).length;
+        const sent = (h.swapSent ?? []).filter((k) => k === t).length;
+        if (picks <= sent) return;
+        now.delete(i);
+      } else now.add(i);
       h.swapPick = [...now].sort((a, b) => a - b);
       ctx.onRender?.();
     });
