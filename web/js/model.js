@@ -63,6 +63,7 @@ function newHand(players) {
     dealing: false, // between hand_started and the first move of play (see `endDeal`)
     discardOffer: null, // {seat, tile}: the newest discard, which a win may take
     robbed: false, // a kong was robbed since the last draw or discard
+    kongOffer: null, // {seat, tile}: a kong that may be robbed, until its `melded` (抢杠)
     players: Array.from({ length: players }, newPlayer),
     bonus: [], // the face-up 花牌 indicators (two-player)
     seabed: null, // the seat drawing in the 海底捞月 phase (two-player)
@@ -369,6 +370,7 @@ function applyEvent(m, e) {
       if (!(h.dealing && e.replacement)) h.wall = Math.max(0, h.wall - 1);
       h.discardOffer = null;
       h.robbed = false;
+      h.kongOffer = null;
       if (own && e.tile) {
         // The tile drawn before (after a kong's replacement) joins the hand.
         setOwnTiles(h, ownTiles(h), e.tile);
@@ -410,9 +412,19 @@ function applyEvent(m, e) {
       // 海底: the seat due to draw the last tile declined it; `hand_ended` follows.
       h.declinedBy = e.seat;
       break;
+    case 'kong_offered':
+      // 抢杠: an added kong's tile is on offer until its `melded` (or a `won` robs it); a
+      // concealed kong's tile stays hidden.
+      h.kongOffer = { seat: e.seat, tile: e.tile ?? null };
+      if (e.tile) h.offered = e.tile;
+      break;
     case 'melded':
       if (p) applyMeld(m, h, e.seat, e.meld);
       h.discardOffer = null;
+      if (h.kongOffer) {
+        h.kongOffer = null;
+        h.offered = null;
+      }
       break;
     case 'won': {
       const w = e.win;
@@ -436,6 +448,7 @@ function applyEvent(m, e) {
         from.concealed = w.from === m.seat ? ownTiles(h).length : Math.max(0, from.concealed - 1);
       }
       h.offered = null;
+      h.kongOffer = null;
       break;
     }
     case 'hand_ended':

@@ -193,6 +193,8 @@ function centre(m, ctx, turn) {
       : 'The next hand is about to be dealt…';
   } else if (h.over) {
     line = 'The hand is over.';
+  } else if (h.kongOffer) {
+    line = `${seatName(m, h.kongOffer.seat)} declares a kong — it may be robbed (抢杠)`;
   } else if (turn === null && h.offered) {
     line = 'Claims on the discard:';
   } else if (turn === null) {

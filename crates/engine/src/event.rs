@@ -173,6 +173,17 @@ pub enum EventKind {
         /// How many draws at most.
         draws: u8,
     },
+    /// A kong declared that may be robbed (抢杠): every added kong, and a concealed kong where
+    /// the family lets one be robbed. It comes whether or not any seat could rob it (so it tells
+    /// nothing of the other hands); its `Melded` follows unless a win robs it. An added kong's
+    /// tile is public; a concealed kong's is not shown (a seat that may rob it sees the tile on
+    /// offer in its own view).
+    KongOffered {
+        /// The declarer.
+        seat: Seat,
+        /// The tile being added (`None` for a concealed kong).
+        tile: Option<Tile>,
+    },
     /// A claimed or declared meld; a concealed kong's kind only in the owner's copy.
     Melded {
         /// The seat.

@@ -215,6 +215,8 @@ impl SeatModel {
                 }
                 h.offered = Some(*tile);
             }
+            // 抢杠: an added kong's tile is on offer until its `melded` (or the win robbing it).
+            WireEvent::KongOffered { tile: Some(t), .. } => h.offered = Some(*t),
             WireEvent::Melded { seat, meld } => {
                 let own = Some(usize::from(*seat)) == me;
                 h.meld(usize::from(*seat), meld, own);

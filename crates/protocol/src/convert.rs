@@ -253,6 +253,10 @@ pub fn wire_event(e: &EventKind, players: u8) -> WireEvent {
         },
         EventKind::Passed { seat: s } => WireEvent::Passed { seat: seat(*s) },
         EventKind::LastDeclined { seat: s } => WireEvent::LastDeclined { seat: seat(*s) },
+        EventKind::KongOffered { seat: s, tile } => WireEvent::KongOffered {
+            seat: seat(*s),
+            tile: *tile,
+        },
         EventKind::Melded { seat: s, meld: m } => WireEvent::Melded {
             seat: seat(*s),
             meld: m.as_ref().map_or(WireMeld::HiddenKong, meld),

@@ -402,6 +402,17 @@ pub enum WireEvent {
         /// The seat.
         seat: u8,
     },
+    /// A kong was declared that may be robbed (抢杠): every added kong, and a concealed kong
+    /// where the ruleset lets one be robbed, whether or not anyone can rob it. Its `melded`
+    /// follows unless a `won` robs it. `tile` is the tile being added to a pung; it is null for
+    /// a concealed kong (a seat that may rob it sees the tile on offer in its own view).
+    KongOffered {
+        /// The declarer.
+        seat: u8,
+        /// The tile being added (null for a concealed kong).
+        #[schemars(with = "Option<String>")]
+        tile: Option<Tile>,
+    },
     /// A meld was declared (`meld` absent: another seat's concealed kong).
     Melded {
         /// The seat.

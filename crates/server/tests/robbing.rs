@@ -1,6 +1,7 @@
-//! The robbing window (抢杠) is held like a discard's claim window: after a kong is added, nothing
-//! more of the hand reaches anyone before the window ends, whether anyone could rob it or not,
-//! and a player who could rob must answer within the window.
+//! The robbing window (抢杠) is held like a discard's claim window: after a kong is added, its
+//! `kong_offered` announcement reaches everyone at once and nothing more of the hand before the
+//! window ends, whether anyone could rob it or not, and a player who could rob must answer
+//! within the window.
 //!
 //! Deals are random, so the test finds hands in the engine first (seeded deals played by bots,
 //! the players' seats claiming every pung), writes each into its table's log, and restarts the
@@ -162,14 +163,27 @@ async fn prepare(
     found
 }
 
-/// Reads `client`'s messages until the first event of the hand; returns how long after
-/// `since` it came, and the prompts received before it. A prompt offering a win is answered
-/// at once (a pass where the rules allow one): an early answer must not end the window early.
+/// Reads `client`'s messages after a kong: its `kong_offered` announcement, which must come at
+/// once, then the first event after it; returns how long after `since` that came, and the
+/// prompts received before it. A prompt offering a win is answered at once (a pass where the
+/// rules allow one): an early answer must not end the window early.
 async fn first_event(client: &mut Client, since: Instant) -> (Duration, Value, Vec<Value>) {
     let mut prompts = Vec::new();
+    let mut announced = false;
     loop {
         let m = client.next(WAIT).await.expect("message").expect("open");
         if m["type"] == "event" {
+            if m["event"]["kind"] == "kong_offered" {
+                // The kong's announcement comes at once, whoever could rob it.
+                assert!(!announced, "one announcement: {m}");
+                assert!(
+                    since.elapsed() < Duration::from_millis(WINDOW - 30),
+                    "the kong is announced before the window ends: {m}"
+                );
+                announced = true;
+                continue;
+            }
+            assert!(announced, "the kong is announced before {m}");
             return (since.elapsed(), m, prompts);
         }
         assert_ne!(m["type"], "error", "{m}");

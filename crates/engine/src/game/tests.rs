@@ -181,9 +181,9 @@ fn wild_tiles_complete_hands() {
     );
 }
 
-#[test]
-fn robbing_an_added_kong() {
-    // Seat 1 holds a pung of 5p and the fourth 5p; seat 2 waits on 5p. Build the state by hand.
+/// Seat 1 holds a pung of 5p and draws the fourth 5p; seat 2 holds `two` (ready on 5p, or
+/// not). Built by hand.
+fn added_kong_table(two: &str) -> Game {
     let rules = plain(false, false, 0);
     let mut game = Game::new(rules, 1, Seat::ALL[1], Wind::East, Carried::default());
     let five = "5p".parse::<Tile>().expect("tile");
@@ -198,7 +198,7 @@ fn robbing_an_added_kong() {
         meld: pung,
         in_play: SeatSet::all(4),
     }];
-    game.seats[Seat::ALL[2]].concealed = TileCounts::parse("123s456s789s46p11z").expect("tiles");
+    game.seats[Seat::ALL[2]].concealed = TileCounts::parse(two).expect("tiles");
     game.phase = Phase::Turn(Turn {
         seat: Seat::ALL[1],
         drawn: Some(five),
@@ -211,8 +211,29 @@ fn robbing_an_added_kong() {
         game.legal_actions(Seat::ALL[1])
             .contains(&Action::AddedKong { tile: five })
     );
-    game.apply(Seat::ALL[1], Action::AddedKong { tile: five })
+    game
+}
+
+/// The announcement every seat and spectator gets of a kong that may be robbed.
+fn kong_offered(seat: usize, tile: Option<Tile>) -> Event {
+    Event {
+        audience: Audience::Everyone,
+        kind: EventKind::KongOffered {
+            seat: Seat::ALL[seat],
+            tile,
+        },
+    }
+}
+
+#[test]
+fn robbing_an_added_kong() {
+    let mut game = added_kong_table("123s456s789s46p11z");
+    let five = "5p".parse::<Tile>().expect("tile");
+    let events = game
+        .apply(Seat::ALL[1], Action::AddedKong { tile: five })
         .expect("legal");
+    // Announced; the kong is not laid down while seat 2 may rob it.
+    assert_eq!(events, [kong_offered(1, Some(five))]);
     assert_eq!(
         game.legal_actions(Seat::ALL[2]),
         &[Action::Win, Action::Pass]
@@ -227,6 +248,22 @@ fn robbing_an_added_kong() {
         crate::MeldKind::Pung
     );
     assert_eq!(game.seats[Seat::ALL[1]].concealed.get(five), 0);
+}
+
+#[test]
+fn an_added_kong_nobody_can_rob_is_announced_the_same_way() {
+    // Seat 2 does not wait on 5p: the kong is laid down at once, after the same announcement,
+    // so the announcement tells nothing about the other hands.
+    let mut game = added_kong_table("123s456s789s13p11z");
+    let five = "5p".parse::<Tile>().expect("tile");
+    let events = game
+        .apply(Seat::ALL[1], Action::AddedKong { tile: five })
+        .expect("legal");
+    assert_eq!(events.first(), Some(&kong_offered(1, Some(five))));
+    assert!(matches!(
+        events.get(1).map(|e| &e.kind),
+        Some(EventKind::Melded { meld: Some(m), .. }) if m.kind == crate::MeldKind::Kong(crate::KongKind::Added)
+    ));
 }
 
 #[test]

@@ -221,6 +221,12 @@ impl Game {
     /// rob it are asked first.
     pub(super) fn concealed_kong(&mut self, seat: Seat, tile: Tile) {
         if self.ruleset.rules().concealed_kong_robbable() {
+            // Announced whether or not anyone could rob it, so the announcement tells nothing
+            // about the other hands.
+            self.emit(
+                Audience::Everyone,
+                EventKind::KongOffered { seat, tile: None },
+            );
             let window = ClaimWindow::for_robbing(self, seat, tile, Offer::ConcealedKong);
             if !window.is_empty() {
                 self.phase = Phase::Claims(Box::new(window));
@@ -257,6 +263,15 @@ impl Game {
     }
 
     pub(super) fn added_kong(&mut self, seat: Seat, tile: Tile) {
+        // Announced whether or not anyone could rob it (see `concealed_kong`).
+        let offered = Some(tile);
+        self.emit(
+            Audience::Everyone,
+            EventKind::KongOffered {
+                seat,
+                tile: offered,
+            },
+        );
         let window = ClaimWindow::for_robbing(self, seat, tile, Offer::AddedKong);
         if window.is_empty() {
             self.complete_added_kong(seat, tile);

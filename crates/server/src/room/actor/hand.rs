@@ -9,7 +9,7 @@ use store::{FinishedHand, LoggedAction, SeatResult, TableStatus, UnixMillis};
 use tokio::time::Instant;
 
 use super::super::seat::Occupant;
-use super::window::{is_claim, offers_tile};
+use super::window::is_claim;
 use super::{Room, random_u64, seed_commitment};
 
 impl Room {
@@ -152,9 +152,6 @@ impl Room {
             .apply(seat, action)
             .map_err(|e| format!("engine refused a legal action: {e}"))?;
         self.charge_bank(seat.index());
-        if offers_tile(&action, self.settings.ruleset.rules()) {
-            self.hold_open();
-        }
         self.distribute(&events);
         Ok(())
     }

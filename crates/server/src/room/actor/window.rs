@@ -26,22 +26,15 @@ pub(super) fn is_claim(a: &Action) -> bool {
     )
 }
 
-/// Whether an event offers a tile to the other seats, opening a claim window: a discard.
+/// Whether an event offers a tile to the other seats, opening a claim window: a discard, or a
+/// kong that may be robbed. The engine announces every such kong whether or not anyone could
+/// rob it, and the window is held either way, so neither the event nor the wait tells anyone
+/// what the other hands hold.
 fn opens_window(e: &engine::Event) -> bool {
-    matches!(e.kind, engine::EventKind::Discarded { .. })
-}
-
-/// Whether an action offers a tile before any of its events: an added kong may be robbed, and
-/// so may a concealed kong where the rules allow it. The engine opens the robbing window
-/// without an event, and only when someone could rob (else the kong is completed at once and
-/// its `melded` follows); so the window is held from the action itself, whoever could rob,
-/// and the kong's events go out when it closes.
-pub(super) fn offers_tile(a: &Action, rules: &dyn engine::ruleset::Rules) -> bool {
-    match a {
-        Action::AddedKong { .. } => true,
-        Action::ConcealedKong { .. } => rules.concealed_kong_robbable(),
-        _ => false,
-    }
+    matches!(
+        e.kind,
+        engine::EventKind::Discarded { .. } | engine::EventKind::KongOffered { .. }
+    )
 }
 
 impl Room {
