@@ -26,16 +26,17 @@
 //! look-ahead, 清一色 and 对对和 targets, choosing by worth, folding, danger and fewer-copies
 //! tie-breaks, 互包 avoidance, and weighing honour waits up or down.
 
-use engine::settle::{PlacedMeld, SeatHand};
 use engine::shape::Forms;
 use engine::view::{MeldView, SeatView};
 use engine::wall::SeededRng;
-use engine::{Action, RulesetId, Seat, SeatSet, Tile};
+use engine::{Action, RulesetId, Seat, Tile};
 
 use crate::basic::{
     best_after_claim, common_choice, discard_tiles, fallback, pick_lowest, run, without,
 };
-use crate::efficiency::{Goal, Seen, WinTable, candidates, meld_count, own_melds, win_payment};
+use crate::efficiency::{
+    Goal, Seen, WinTable, candidates, meld_count, own_melds, seat_hand, win_payment,
+};
 use crate::speed::Outlook;
 
 /// The chance that one of the other seats wins in one go-around of the table (see the module
@@ -157,27 +158,11 @@ fn self_draw_worth_more(view: &SeatView) -> bool {
     let Some(tile) = view.last_discard else {
         return false;
     };
-    let Some(me) = view.seats.get(view.seat.index()) else {
+    let Some(own) = seat_hand(view, &view.concealed, &own_melds(view)) else {
         return false;
     };
     let players = view.seats.len().max(1);
-    let own = SeatHand {
-        concealed: view.concealed,
-        melds: own_melds(view)
-            .into_iter()
-            .map(|meld| PlacedMeld {
-                meld,
-                in_play: SeatSet::all(players as u8),
-            })
-            .collect(),
-        flowers: me.flowers.clone(),
-        void: view.own_void,
-    };
-    let table = WinTable {
-        players: players as u8,
-        wild: view.wild.map(|w| w.wild),
-        bonus: &view.bonus,
-    };
+    let table = WinTable::of(view);
     let from = discarder(view, tile);
     let (Some(on_offer), Some(drawn)) = (
         win_payment(view, &own, tile, Some(from), &table),

@@ -245,6 +245,41 @@ pub(crate) struct WinTable<'a> {
     pub(crate) bonus: &'a [Tile],
 }
 
+impl WinTable<'_> {
+    /// The table of `view` as it is: its seats, its wild kind and its face-up bonus kinds.
+    pub(crate) fn of(view: &SeatView) -> WinTable<'_> {
+        WinTable {
+            players: view.seats.len() as u8,
+            wild: view.wild.map(|w| w.wild),
+            bonus: &view.bonus,
+        }
+    }
+}
+
+/// This seat's hand as the engine's win check reads it: `hand` concealed, `melds` declared
+/// (which may be a claim being considered rather than the view's own), its own flowers and
+/// 定缺. `None` when the view lacks its own seat.
+pub(crate) fn seat_hand(
+    view: &SeatView,
+    hand: &TileCounts,
+    melds: &[Meld],
+) -> Option<engine::settle::SeatHand> {
+    use engine::settle::{PlacedMeld, SeatHand};
+    let me = view.seats.get(view.seat.index())?;
+    Some(SeatHand {
+        concealed: *hand,
+        melds: melds
+            .iter()
+            .map(|&meld| PlacedMeld {
+                meld,
+                in_play: engine::SeatSet::all(4),
+            })
+            .collect(),
+        flowers: me.flowers.clone(),
+        void: view.own_void,
+    })
+}
+
 /// What `own` winning on `tile` pays by the engine's own verdict (`from`: the discarder, `None`
 /// for a self-draw), in the family's payment for the hand's value; `None` when the engine does
 /// not accept the win. The planners value waits only through this, so they price a wait exactly
@@ -287,30 +322,12 @@ pub(crate) fn wait_value_by(
     seen: &Seen,
     weight: &dyn Fn(Tile) -> i64,
 ) -> i64 {
-    use engine::settle::{PlacedMeld, SeatHand};
-    let Some(me) = view.seats.get(view.seat.index()) else {
+    let Some(own) = seat_hand(view, hand, melds) else {
         return 0;
-    };
-    let melds: Vec<PlacedMeld> = melds
-        .iter()
-        .map(|&meld| PlacedMeld {
-            meld,
-            in_play: engine::SeatSet::all(4),
-        })
-        .collect();
-    let own = SeatHand {
-        concealed: *hand,
-        melds,
-        flowers: me.flowers.clone(),
-        void: view.own_void,
     };
     let rules = view.ruleset.rules();
     let from = Some(view.seat.next(view.seats.len().max(1) as u8));
-    let table = WinTable {
-        players: view.seats.len() as u8,
-        wild: view.wild.map(|w| w.wild),
-        bonus: &view.bonus,
-    };
+    let table = WinTable::of(view);
     let mut total = 0;
     for t in Tile::playing() {
         let left = seen.unseen(view.tile_set, t);
