@@ -58,8 +58,8 @@ fn settle_survives_a_line_that_is_not_utf8() {
 
 #[test]
 fn settle_answers_every_line_in_order() {
-    let vectors = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/conformance/sichuan/public.jsonl");
+    let vectors =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../conformance/sichuan/public.jsonl");
     let good = std::fs::read_to_string(vectors).expect("shared vectors");
     let input = format!(
         "{good}not json\n{{\"id\": 9, \"ruleset\": \"mars\", \"dealer\": 0, \"seats\": []}}\n"
@@ -81,8 +81,8 @@ fn settle_answers_every_line_in_order() {
 
 #[test]
 fn score_reproduces_the_golden_guobiao_hands_and_refuses_bad_lines() {
-    let golden = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/conformance/mcr/golden_public.jsonl");
+    let golden =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../conformance/mcr/golden_public.jsonl");
     let good = std::fs::read_to_string(golden).expect("shared vectors");
     let input = format!(
         "{good}not json\n{{\"id\": 7, \"concealed\": \"1m\", \"win_tile\": \"1m\", \"seat_wind\": \"E\", \"round_wind\": \"E\"}}\n"

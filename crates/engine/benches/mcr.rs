@@ -23,8 +23,7 @@ const PASSES: usize = 20;
 
 /// The public golden file, read in place from the shared directory beside the workspace.
 fn golden_path() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/conformance/mcr/golden_public.jsonl")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../conformance/mcr/golden_public.jsonl")
 }
 
 /// Every hand of the golden file, parsed once. Every line must parse and score: the bench

@@ -556,8 +556,8 @@ fn mutate(g: &mut SeededRng, line: &str) -> String {
 fn golden_lines() -> &'static [String] {
     static LINES: OnceLock<Vec<String>> = OnceLock::new();
     LINES.get_or_init(|| {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../../shared/conformance/mcr/golden_public.jsonl");
+        let path =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../conformance/mcr/golden_public.jsonl");
         let text = std::fs::read_to_string(&path)
             .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
         text.lines()

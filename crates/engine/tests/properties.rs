@@ -11,6 +11,7 @@ use engine::record::HandRecord;
 use engine::ruleset::{Ruleset, RulesetId};
 use engine::settle::Carried;
 use engine::shape::{self, Forms};
+use engine::view::MeldView;
 use engine::wall::SeededRng;
 use engine::{Action, Game, Seat, Suit, Tile, Wind};
 
@@ -119,8 +120,8 @@ fn assert_conserved(game: &Game) {
     }
 }
 
-/// No event a seat may see reveals another seat's concealed tiles; views hold only their own.
-fn assert_hidden(game: &Game) {
+/// No event a seat may see reveals another seat's concealed tiles.
+fn assert_events_hidden(game: &Game) {
     for seat in game.table_seats() {
         for e in game.events_for(seat) {
             match &e.kind {
@@ -146,15 +147,60 @@ fn assert_hidden(game: &Game) {
                 assert_eq!(s, seat);
             }
         }
+    }
+}
+
+/// Each seat's view, during the hand, holds exactly what that seat may know, checked against
+/// the tiles the seats actually hold: all of its own concealed tiles; of every seat, how many
+/// concealed tiles it holds and its melds as they lie, another seat's concealed kong face down.
+fn assert_views_private(game: &Game) {
+    let seed = game.seed();
+    let truth = game.finished_hand();
+    for seat in game.table_seats() {
         let view = game.view(seat);
-        let own = game.finished_hand().seats[seat].concealed;
-        if !game.is_over() {
-            assert_eq!(view.concealed, own, "a view shows exactly its own tiles");
+        assert_eq!(
+            view.concealed, truth.seats[seat].concealed,
+            "seed {seed}: seat {seat}'s view of its own tiles"
+        );
+        assert!(
+            view.swap_marked.iter().all(|&t| {
+                let marked = view.swap_marked.iter().filter(|&&m| m == t).count();
+                usize::from(view.concealed.get(t)) >= marked
+            }),
+            "seed {seed}: seat {seat} marked tiles it does not hold"
+        );
+        for other in game.table_seats() {
+            let (public, actual) = (&view.seats[other.index()], &truth.seats[other]);
+            assert_eq!(
+                public.concealed_count,
+                actual.concealed.total(),
+                "seed {seed}: seat {seat}'s count of seat {other}'s tiles"
+            );
+            assert_eq!(public.melds.len(), actual.melds.len(), "seed {seed}: melds");
+            for (shown, real) in public.melds.iter().zip(&actual.melds) {
+                let face_down = real.meld.is_concealed() && other != seat;
+                match shown {
+                    MeldView::HiddenKong => assert!(
+                        face_down,
+                        "seed {seed}: seat {seat} sees {:?} of seat {other} face down",
+                        real.meld
+                    ),
+                    MeldView::Open(m) => {
+                        assert!(
+                            !face_down,
+                            "seed {seed}: seat {seat} sees seat {other}'s concealed kong {m:?}"
+                        );
+                        assert_eq!(*m, real.meld, "seed {seed}: a meld shown wrong");
+                    }
+                }
+            }
         }
     }
 }
 
-fn play_checked(ruleset: &Ruleset, seed: u64, deep: bool) -> Game {
+/// Plays one hand, probing refusals at every step; `deep` probes every candidate action and
+/// accepts every listed one on a copy, `watched` checks every seat's view after every action.
+fn play_checked(ruleset: &Ruleset, seed: u64, deep: bool, watched: bool) -> Game {
     let mut rng = SeededRng::new(seed.wrapping_mul(31).wrapping_add(7));
     let players = u64::from(ruleset.rules().players());
     let dealer = Seat::new((seed % players) as u8).expect("seat");
@@ -167,6 +213,9 @@ fn play_checked(ruleset: &Ruleset, seed: u64, deep: bool) -> Game {
     let candidates = candidate_actions();
     let mut steps = 0;
     while !game.is_over() {
+        if watched {
+            assert_views_private(&game);
+        }
         steps += 1;
         assert!(steps < 2_000, "seed {seed}: the hand does not end");
         let acting: Vec<Seat> = game
@@ -242,7 +291,8 @@ fn check_ruleset(ruleset: &Ruleset, hands: u64) {
     let (mut ready, mut seabed, mut swapped) = (0usize, 0usize, 0usize);
     for seed in 0..hands {
         let deep = seed % 100 == 0;
-        let game = play_checked(ruleset, seed, deep);
+        let watched = deep || seed % 10 == 0;
+        let game = play_checked(ruleset, seed, deep, watched);
         assert_conserved(&game);
         let st = game
             .settlement()
@@ -267,8 +317,8 @@ fn check_ruleset(ruleset: &Ruleset, hands: u64) {
         if matches!(id, RulesetId::Ningbo) {
             assert_ningbo_minimum(seed, st);
         }
-        if deep || seed % 10 == 0 {
-            assert_hidden(&game);
+        if watched {
+            assert_events_hidden(&game);
         }
         // Replays reproduce the same events and settlement, also through JSON.
         let record = HandRecord::of(&game);
@@ -475,7 +525,7 @@ fn guobiao_house_invariants() {
 #[test]
 fn a_tampered_record_is_refused_at_its_first_bad_action() {
     let ruleset = Ruleset::with_defaults(RulesetId::SichuanXuezhan).expect("valid");
-    let game = play_checked(&ruleset, 5, false);
+    let game = play_checked(&ruleset, 5, false, false);
     let mut record = HandRecord::of(&game);
     record.actions[3] = (
         record.actions[3].0,

@@ -576,7 +576,7 @@ async fn the_settle_endpoint_scores_like_the_command_line() {
     let server = common::sqlite_server().await;
     let addr = server.addr;
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/conformance/sichuan/public.jsonl");
+        .join("../../conformance/sichuan/public.jsonl");
     let text = std::fs::read_to_string(&path).expect("the public Sichuan vectors");
     let lines: Vec<Value> = text
         .lines()
@@ -619,7 +619,7 @@ async fn the_score_endpoint_scores_guobiao_hands_like_the_command_line() {
     let server = common::sqlite_server().await;
     let addr = server.addr;
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/conformance/mcr/golden_public.jsonl");
+        .join("../../conformance/mcr/golden_public.jsonl");
     let text = std::fs::read_to_string(&path).expect("the golden Guobiao hands");
     let lines: Vec<Value> = text
         .lines()

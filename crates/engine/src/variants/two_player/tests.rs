@@ -14,9 +14,9 @@ use crate::tiles::TileCounts;
 use crate::{Seat, Tile};
 
 fn vectors() -> (String, String) {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/");
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../conformance/two-player/");
     let read = |name: &str| std::fs::read_to_string(format!("{dir}{name}")).expect("vectors");
-    (read("two-player.jsonl"), read("two-player.expected.jsonl"))
+    (read("project.jsonl"), read("project.expected.jsonl"))
 }
 
 #[test]
