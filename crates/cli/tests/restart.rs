@@ -9,7 +9,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use common::{Client, choose, guest, http, prompt_of};
-use serde_json::json;
+use serde_json::{Value, json};
 
 const WAIT: Duration = Duration::from_secs(20);
 
@@ -105,17 +105,29 @@ async fn killed_and_resumed(database: Option<&str>) {
     let mut client = Client::connect(addr, &table, &token, None)
         .await
         .expect("connect");
-    let mut answered = 0;
-    while answered < 3 {
+    // Three decisions, each acknowledged: `ack` means the action is in the table's log.
+    let mut acked: Vec<Value> = Vec::new();
+    let mut waiting: Option<(u64, Value)> = None;
+    while acked.len() < 3 || waiting.is_some() {
         let m = client.next(WAIT).await.expect("message").expect("open");
-        if let Some(legal) = prompt_of(&m) {
-            client.act(choose(&legal)).await.expect("act");
-            answered += 1;
-        }
         assert_ne!(m["type"], "hand_over", "the hand ended before the crash");
+        assert_ne!(m["type"], "error", "{m}");
+        if m["type"] == "ack"
+            && let Some((id, action)) = waiting.take()
+        {
+            assert_eq!(m["id"].as_u64(), Some(id), "{m}");
+            acked.push(action);
+        }
+        if let Some(legal) = prompt_of(&m)
+            && waiting.is_none()
+            && acked.len() < 3
+        {
+            let action = choose(&legal);
+            let id = client.act(action.clone()).await.expect("act");
+            waiting = Some((id, action));
+        }
     }
-    // Let the last answer reach the log, then kill without warning.
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // Killed without warning, right after the last acknowledgement.
     let last = client.last_seq;
     child.kill().expect("SIGKILL");
     let _ = child.wait();
@@ -131,6 +143,7 @@ async fn killed_and_resumed(database: Option<&str>) {
         "a restarted server sends the whole table: {first}"
     );
     assert_eq!(first["seq"].as_u64(), Some(last + 1), "seq never goes back");
+    assert_acked_in_view(&acked, &first);
     let view = &first["table"]["view"];
     assert!(view.is_object(), "the same hand is in play: {first}");
     let mut pending = prompt_of(&first);
@@ -161,6 +174,17 @@ async fn killed_and_resumed(database: Option<&str>) {
         record.seed.to_string(),
         over["seed"].as_str().unwrap_or_default()
     );
+    // The log the hand was finished from starts, for this seat, with every acknowledged action.
+    let own: Vec<Value> = record
+        .actions
+        .iter()
+        .filter(|(seat, _)| seat.index() == 0)
+        .map(|&(_, a)| serde_json::to_value(protocol::WireAction::from(a)).expect("json"))
+        .collect();
+    assert!(
+        own.len() >= acked.len() && own[..acked.len()] == acked[..],
+        "acknowledged {acked:?}, the stored hand has {own:?}"
+    );
     let replayed = record.replay().expect("the record replays");
     let deltas: Vec<i64> = replayed.settlement().expect("settled").deltas.0.to_vec();
     let paid: Vec<i64> = over["settlement"]["deltas"]
@@ -176,4 +200,27 @@ async fn killed_and_resumed(database: Option<&str>) {
     child.kill().expect("stop");
     let _ = child.wait();
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The resumed hand shows what the acknowledged actions did: the declared void, and the
+/// discards in order at the head of the seat's river.
+fn assert_acked_in_view(acked: &[Value], snapshot: &Value) {
+    let view = &snapshot["table"]["view"];
+    assert!(view.is_object(), "the same hand is in play: {snapshot}");
+    for action in acked.iter().filter(|a| a["type"] == "declare_void") {
+        assert_eq!(view["own_void"], action["suit"], "the void: {snapshot}");
+    }
+    let discarded: Vec<&Value> = acked
+        .iter()
+        .filter(|a| a["type"] == "discard")
+        .map(|a| &a["tile"])
+        .collect();
+    let river: Vec<&Value> = view["seats"][0]["river"]
+        .as_array()
+        .map(|r| r.iter().map(|d| &d["tile"]).collect())
+        .unwrap_or_default();
+    assert!(
+        river.len() >= discarded.len() && river[..discarded.len()] == discarded[..],
+        "acknowledged discards {discarded:?}, the resumed river {river:?}"
+    );
 }
