@@ -1,6 +1,6 @@
 // Tile faces, drawn as inline SVG made here: no images or fonts are fetched.
 //
-// Tiles arrive on the wire in the project notation (proto/README.md, shared/rules/README.md):
+// Tiles arrive on the wire in the project notation (proto/README.md, docs/RULES.md):
 // `1m`–`9m` 万 characters, `1p`–`9p` 筒 dots, `1s`–`9s` 条 bamboo, `1z`–`7z` the honors
 // (East 东, South 南, West 西, North 北, White 白, Green 发, Red 中) and `1f`–`8f` the flowers
 // (春 夏 秋 冬 梅 兰 竹 菊). The letters `E S W N` and `C F P` are read as honors too.

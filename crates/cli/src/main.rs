@@ -1,9 +1,9 @@
 //! `mahjong`: the command-line face of the engine.
 //!
 //! - `mahjong settle` scores finished hands in the JSON Lines format of
-//!   `shared/conformance/README.md`.
+//!   `conformance/README.md`.
 //! - `mahjong score --ruleset guobiao` scores single Guobiao hands in the JSON Lines format of
-//!   `shared/conformance/mcr/README.md`.
+//!   `conformance/mcr/README.md`.
 //! - `mahjong simulate` plays whole hands with the built-in greedy policy and reports speed and
 //!   outcome statistics.
 //! - `mahjong replay` replays a hand record and prints its settlement.

@@ -1,5 +1,5 @@
 //! `mahjong score --ruleset guobiao`: Guobiao winning hands in the JSON Lines format of
-//! `shared/conformance/mcr/README.md`; per line, the fans (Chinese and English names, value,
+//! `conformance/mcr/README.md`; per line, the fans (Chinese and English names, value,
 //! count), the total and whether the hand reaches the 8-fan minimum.
 
 use engine::format::ScoreOutput;

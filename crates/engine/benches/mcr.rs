@@ -1,6 +1,6 @@
 //! Criterion benchmark of the Guobiao (MCR) calculator over the public golden hands.
 //!
-//! Every line of `shared/conformance/mcr/golden_public.jsonl` is parsed once, before any timing,
+//! Every line of `conformance/mcr/golden_public.jsonl` is parsed once, before any timing,
 //! into an [`McrHand`] (through the `score` format's [`ScoreInput::to_hand`]), so what is
 //! measured is [`score`] alone: every reading of each hand tried and the best one kept. The
 //! criterion group scores the whole file per iteration and reports hands per second

@@ -1,4 +1,4 @@
-//! The `settle` JSON Lines format of `shared/conformance/README.md`: input and output records.
+//! The `settle` JSON Lines format of `conformance/README.md`: input and output records.
 //!
 //! A boundary format, kept apart from the engine's own types: [`SettleInput::to_hand`] parses
 //! and validates one line into a [`FinishedHand`], and [`SettleOutput`] is what is written back.

@@ -1,4 +1,4 @@
-//! Tiles and the project notation (`../shared/rules/README.md`).
+//! Tiles and the project notation (`docs/RULES.md`).
 //!
 //! A [`Tile`] is a tile *kind*: the four physical copies of 5 筒 are the same value. Kinds are
 //! numbered so that the 34 playing kinds index count arrays directly (`0..34`) and flowers come

@@ -1,5 +1,5 @@
 //! The game's things on the wire: actions, events, a seat's view, settlements. Tiles are written
-//! in the notation of `shared/rules/README.md` ("5m", "1z" for East, "7z" for 中, "1f" for 春 …),
+//! in the notation of `docs/RULES.md` ("5m", "1z" for East, "7z" for 中, "1f" for 春 …),
 //! seats as 0-based indices, suits as their letters.
 
 use engine::Tile;

@@ -1,5 +1,5 @@
 //! The `score` format: one Guobiao winning hand per JSON line in, its fans and total out
-//! (`shared/conformance/mcr/README.md`). Shared by `mahjong score` and `POST /api/score`.
+//! (`conformance/mcr/README.md`). Shared by `mahjong score` and `POST /api/score`.
 
 use serde::{Deserialize, Serialize};
 

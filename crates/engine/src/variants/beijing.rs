@@ -1,5 +1,5 @@
 //! 北京麻将: presets `beijing` (惠牌 rules) and `beijing-2020` (第4稿), as decided in
-//! `shared/rules/beijing.md`.
+//! `docs/rules/beijing.md`.
 //!
 //! `beijing`: 136 tiles; after the deal the first tile of the replacement end is turned up as
 //! the 惠坯 and the kind after it (惠牌) is wild. The last 7 stacks are a reserve that only
@@ -33,8 +33,9 @@
 //! - **2020 上楼**: the floor is the dealer's streak of kept deals (a drawn hand keeps the deal),
 //!   at most 2; the settle format may give it as `floor`.
 //! - **2020 跟庄** is the first go-around followed, paid in every hand, won or drawn.
-//! - Not yet in play: the room option letting a hand completed by 一条龙 rob a concealed kong,
-//!   and declining to draw the last tile (both need a new decision in the hand flow).
+//! - **一条龙 robbing a concealed kong** is the room option `dragon_robs_concealed_kong` (default
+//!   off); **declining the last tile** is the `draw_last` / `decline_last` decision of the seat
+//!   due to draw it. Both are in the hand flow (`concealed_kong_robbable`, `may_decline_last`).
 
 mod fan;
 mod y2020;

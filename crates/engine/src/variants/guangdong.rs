@@ -1,4 +1,4 @@
-//! 广东鸡平胡: preset `guangdong`, as decided in `shared/rules/others.md`.
+//! 广东鸡平胡: preset `guangdong`, as decided in `docs/rules/guangdong.md`.
 //!
 //! 136 tiles without flowers, chows by the 下家 (pung beats chow), pungs and kongs, 一炮多响,
 //! 漏胡 on the passed tile kind as in Shanghai, robbing only an added kong. Winning shapes are four

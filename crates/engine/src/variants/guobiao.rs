@@ -1,5 +1,5 @@
 //! 国标麻将 (Mahjong Competition Rules, MCR): presets `guobiao` and `guobiao-house`, as decided
-//! in `shared/rules/guobiao.md`.
+//! in `docs/rules/guobiao.md`.
 //!
 //! The calculator ([`score()`]) is usable on its own (`mahjong score`, `POST /api/score`): the
 //! official table of 81 elements ([`fan`]), set combinations under the account principles,

@@ -1,5 +1,5 @@
 //! Rule families, one file each. Each module's docs hold the decisions of
-//! `shared/rules/<family>.md` and the choices made where the spec is silent.
+//! `docs/rules/<family>.md` and the choices made where the spec is silent.
 
 pub mod beijing;
 pub mod guangdong;

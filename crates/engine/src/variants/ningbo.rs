@@ -1,4 +1,4 @@
-//! 宁波麻将: preset `ningbo`, as decided in `shared/rules/others.md` (seed 004).
+//! 宁波麻将: preset `ningbo`, as decided in `docs/rules/ningbo.md` (seed 004).
 //!
 //! 144 tiles with flowers, set aside and replaced from the tail as they come. Two dice: the sum
 //! picks the wall's side and the larger die the stacks to the break; after the deal the

@@ -1,4 +1,4 @@
-//! 上海麻将: preset `shanghai`, as decided in `shared/rules/shanghai.md`.
+//! 上海麻将: preset `shanghai`, as decided in `docs/rules/shanghai.md`.
 //!
 //! 144 tiles with flowers replaced from the tail, chows by the 下家 only (pung beats chow),
 //! 一炮多响, 漏胡 on the passed tile kind, robbing only an added kong. Only the qualifying hand

@@ -1,5 +1,5 @@
 //! 四川 / 成都麻将: presets `sichuan`, `sichuan-xuezhan` (血战到底, 3-fan cap) and
-//! `sichuan-xuezhan-9` (血战到底, 9-fan cap), as decided in `shared/rules/sichuan.md`.
+//! `sichuan-xuezhan-9` (血战到底, 9-fan cap), as decided in `docs/rules/sichuan.md`.
 //!
 //! Common to the three: 108 tiles, no chow, 缺一门 at win time, any pair as eyes, four melds +
 //! pair or seven pairs, kong replacements from the live wall (杠牌顺拿牌), 一炮多响, a forced win

@@ -1,4 +1,4 @@
-//! 苏州麻将: preset `suzhou`, as decided in `shared/rules/others.md` (seed 003, "苏州麻将算钱规则").
+//! 苏州麻将: preset `suzhou`, as decided in `docs/rules/suzhou.md` (seed 003, "苏州麻将算钱规则").
 //!
 //! 136 tiles without flowers, chows by the 下家 (pung beats chow), pungs and kongs, robbing an
 //! added kong, head bump (no 一炮多响). Winning shapes are four sets and a pair, and 七对. A win's

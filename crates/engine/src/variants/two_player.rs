@@ -1,4 +1,4 @@
-//! 二人麻将: preset `two-player`, as decided in `shared/rules/others.md` (seed 003, "麻将游戏规则").
+//! 二人麻将: preset `two-player`, as decided in `docs/rules/two-player.md` (seed 003, "麻将游戏规则").
 //!
 //! Two seats (0 and 1). Of the 136 tiles, 71 are shuffled into the hand's wall and the other 65
 //! are set aside out of play. The dealer gets 14, the other 13; chows, pungs and kongs; robbing

@@ -1,4 +1,4 @@
-//! 芜湖麻将 2468: preset `wuhu`, as decided in `shared/rules/others.md` (seed 003, "2020年芜湖麻将
+//! 芜湖麻将 2468: preset `wuhu`, as decided in `docs/rules/wuhu.md` (seed 003, "2020年芜湖麻将
 //! 支数计算表").
 //!
 //! 136 tiles without flowers, chows by the 下家 (pung beats chow), pungs and kongs, four sets and

@@ -36,15 +36,15 @@ fn batch<T: Serialize>(
 }
 
 /// Settles finished hands in the `settle` format (one object, or an array of up to 1,000).
-#[utoipa::path(post, path = "/api/settle", request_body(content = Object, description = "a hand, or an array of hands, in the settle format of shared/conformance/README.md"), responses((status = 200, description = "the settlement or refusal of each hand, in order", body = Object), (status = 400, body = ErrorBody)))]
+#[utoipa::path(post, path = "/api/settle", request_body(content = Object, description = "a hand, or an array of hands, in the settle format of conformance/README.md"), responses((status = 200, description = "the settlement or refusal of each hand, in order", body = Object), (status = 400, body = ErrorBody)))]
 pub(super) async fn settle(body: String) -> Result<Json<serde_json::Value>, ApiError> {
     batch(&body, engine::format::settle_text)
 }
 
-/// Scores Guobiao winning hands in the format of shared/conformance/mcr/README.md (one object,
+/// Scores Guobiao winning hands in the format of conformance/mcr/README.md (one object,
 /// or an array of up to 1,000): each gets its fans (Chinese and English names, value, count),
 /// the total, and whether it reaches the 8-fan minimum.
-#[utoipa::path(post, path = "/api/score", request_body(content = Object, description = "a Guobiao winning hand, or an array of them, in the format of shared/conformance/mcr/README.md"), responses((status = 200, description = "the fans and total, or the refusal, of each hand, in order", body = Object), (status = 400, body = ErrorBody)))]
+#[utoipa::path(post, path = "/api/score", request_body(content = Object, description = "a Guobiao winning hand, or an array of them, in the format of conformance/mcr/README.md"), responses((status = 200, description = "the fans and total, or the refusal, of each hand, in order", body = Object), (status = 400, body = ErrorBody)))]
 pub(super) async fn score(body: String) -> Result<Json<serde_json::Value>, ApiError> {
     batch(&body, engine::format::score_text)
 }

@@ -1,4 +1,4 @@
-//! The Beijing rules and decisions of `shared/rules/beijing.md`, through the settle format.
+//! The Beijing rules and decisions of `docs/rules/beijing.md`, through the settle format.
 
 use serde_json::{Value, json};
 

@@ -1,4 +1,4 @@
-//! The Guangdong rules and decisions of `shared/rules/others.md`, through the settle format and
+//! The Guangdong rules and decisions of `docs/rules/guangdong.md`, through the settle format and
 //! the table. Seat 1 wins unless a test says otherwise; seat 0 deals in the East round, so seat
 //! 1's seat wind is South (2z). Every expected figure is worked out by hand in the comments.
 

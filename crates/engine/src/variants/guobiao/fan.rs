@@ -2,7 +2,7 @@
 //! and the fans each one implies (不计): an implied fan is never scored beside it.
 //!
 //! The order of [`Fan::ALL`] is the official table's (higher values first); it is the order
-//! fans are listed in, and the tie-break between equal totals (`shared/rules/guobiao.md`).
+//! fans are listed in, and the tie-break between equal totals (`docs/rules/guobiao.md`).
 
 use std::sync::OnceLock;
 

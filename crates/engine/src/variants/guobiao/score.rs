@@ -1,6 +1,6 @@
 //! The Guobiao calculator: every reading of a winning hand scored by the official table, the
-//! highest kept (`shared/rules/guobiao.md` and the conventions of
-//! `shared/conformance/mcr/README.md`).
+//! highest kept (`docs/rules/guobiao.md` and the conventions of
+//! `conformance/mcr/README.md`).
 //!
 //! A reading is one arrangement of the concealed tiles (standard sets and a pair, seven pairs,
 //! thirteen orphans, a knitted hand) together with the declared melds. Each reading collects its

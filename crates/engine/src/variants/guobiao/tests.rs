@@ -1,4 +1,4 @@
-//! The Guobiao rules and decisions of `shared/rules/guobiao.md`, through the settle format.
+//! The Guobiao rules and decisions of `docs/rules/guobiao.md`, through the settle format.
 
 use serde_json::{Value, json};
 

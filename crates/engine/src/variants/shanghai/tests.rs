@@ -1,4 +1,4 @@
-//! The Shanghai rules and decisions of `shared/rules/shanghai.md`, through the settle format and
+//! The Shanghai rules and decisions of `docs/rules/shanghai.md`, through the settle format and
 //! the table.
 
 use serde_json::{Value, json};

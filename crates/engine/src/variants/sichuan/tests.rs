@@ -1,4 +1,4 @@
-//! One test per rule and decision of `shared/rules/sichuan.md`, through the settle format.
+//! One test per rule and decision of `docs/rules/sichuan.md`, through the settle format.
 
 use serde_json::{Value, json};
 

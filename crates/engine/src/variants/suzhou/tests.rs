@@ -1,4 +1,4 @@
-//! The Suzhou rules and decisions of `shared/rules/others.md`, through the settle format and the
+//! The Suzhou rules and decisions of `docs/rules/suzhou.md`, through the settle format and the
 //! table. Seat 1 wins unless a test says otherwise; seat 0 deals. Every expected figure is
 //! worked out by hand in the comments.
 

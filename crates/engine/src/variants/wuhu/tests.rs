@@ -1,4 +1,4 @@
-//! The Wuhu rules and decisions of `shared/rules/others.md`, through the settle format and the
+//! The Wuhu rules and decisions of `docs/rules/wuhu.md`, through the settle format and the
 //! table. Seat 1 wins unless a test says otherwise; seat 0 deals, so seat 0's share carries the
 //! 底番 once more. Every expected figure is worked out by hand in the comments.
 
