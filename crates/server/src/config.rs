@@ -44,6 +44,9 @@ pub struct Config {
     /// Logs as JSON lines instead of text.
     #[arg(long, env = "MAHJONG_LOG_JSON")]
     pub log_json: bool,
+    /// Where the rooms' time comes from: the system's, or a test's hand-driven clock.
+    #[arg(skip)]
+    pub time: crate::time::TimeSource,
 }
 
 impl Config {
@@ -62,6 +65,7 @@ impl Config {
             quick_fill_ms: 15_000,
             claim_window_ms: 2000,
             log_json: false,
+            time: crate::time::TimeSource::System,
         }
     }
 

@@ -12,6 +12,7 @@ pub mod quick;
 pub mod rating;
 pub mod restore;
 pub mod room;
+pub mod time;
 pub mod web;
 pub mod ws;
 
@@ -131,7 +132,7 @@ impl AppState {
             table.clone(),
             stored.settings(ruleset),
             occupants,
-            self.timing,
+            self.timing.clone(),
             start,
             self.metrics.clone(),
         );
@@ -204,6 +205,7 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
         reconnect_ms: config.reconnect_ms,
         next_hand_ms: config.next_hand_ms,
         claim_window_ms: config.claim_window_ms,
+        time: config.time.clone(),
     };
     let addr = format!("{}:{}", config.bind, config.port);
     let listener = tokio::net::TcpListener::bind(&addr)

@@ -31,6 +31,19 @@ pub struct Queues {
     waiting: Mutex<HashMap<String, Vec<Waiter>>>,
 }
 
+impl Queues {
+    /// How many players wait for a table of `ruleset` (a preset id).
+    pub fn waiting(&self, ruleset: &str) -> usize {
+        self.waiting
+            .lock()
+            .map(|q| {
+                q.get(ruleset)
+                    .map_or(0, |w| w.iter().filter(|w| !w.reply.is_closed()).count())
+            })
+            .unwrap_or(0)
+    }
+}
+
 /// Queues `player` for `ruleset` and waits until they are seated.
 pub async fn enqueue(
     state: &AppState,
@@ -50,7 +63,7 @@ pub async fn enqueue(
         queue.retain(|w| w.player.id != player.id && !w.reply.is_closed());
         queue.push(Waiter {
             player,
-            since: Instant::now(),
+            since: state.timing.time.now(),
             reply,
         });
     }
@@ -58,8 +71,9 @@ pub async fn enqueue(
     let fill_after = Duration::from_millis(state.config.quick_fill_ms);
     let filler = state.clone();
     let filled = ruleset.clone();
+    let due = state.timing.time.now() + fill_after;
     tokio::spawn(async move {
-        tokio::time::sleep(fill_after).await;
+        filler.timing.time.sleep_until(due).await;
         fill_with_bots(&filler, &filled, fill_after).await;
     });
     seated
@@ -82,7 +96,7 @@ async fn seat_full_tables(state: &AppState, ruleset: &Ruleset) {
 /// Seats whoever is waiting, with bots, once the first in line has waited long enough.
 async fn fill_with_bots(state: &AppState, ruleset: &Ruleset, after: Duration) {
     let players = usize::from(ruleset.rules().players());
-    let now = Instant::now();
+    let now = state.timing.time.now();
     let group = take(
         state,
         ruleset,

@@ -83,17 +83,24 @@ async fn spectate(state: AppState, table: Option<TableId>, mut socket: WebSocket
     }
     let (mut sink, mut stream) = socket.split();
     let mut bucket = Bucket::new(f64::from(state.config.client_rate.max(1)));
+    // The room's spectator delay: the next frame waits here until it is due, the rest in the
+    // channel (a spectator too far behind is cut off by the room), and pings are answered
+    // meanwhile.
+    let mut next: Option<(Instant, Arc<str>)> = None;
+    let time = state.timing.time.clone();
     loop {
+        let due = next.as_ref().map(|(due, _)| *due);
         tokio::select! {
-            out = rx.recv() => match out {
-                Some((due, text)) => {
-                    // The room's spectator delay: hold each frame until it is due.
-                    tokio::time::sleep_until(due).await;
-                    if sink.send(Message::Text(text.as_ref().into())).await.is_err() {
-                        break;
-                    }
-                }
+            out = rx.recv(), if next.is_none() => match out {
+                Some(frame) => next = Some(frame),
                 None => break,
+            },
+            () = sleep_until(&time, due) => {
+                if let Some((_, text)) = next.take()
+                    && sink.send(Message::Text(text.as_ref().into())).await.is_err()
+                {
+                    break;
+                }
             },
             incoming = stream.next() => match incoming {
                 Some(Ok(Message::Text(t))) => {
@@ -115,6 +122,14 @@ async fn spectate(state: AppState, table: Option<TableId>, mut socket: WebSocket
     }
     room.send(Command::Unwatch { conn }).await;
     let _ = sink.close().await;
+}
+
+/// Waits until `at`, or for ever when there is nothing to wait for.
+async fn sleep_until(time: &crate::time::TimeSource, at: Option<Instant>) {
+    match at {
+        Some(at) => time.sleep_until(at).await,
+        None => std::future::pending().await,
+    }
 }
 
 fn frame(message: ServerMessage) -> Message {

@@ -1,5 +1,8 @@
 //! The room's clock over real WebSockets: each decision's own time, the per-hand time bank a
 //! late decision draws on, the bot acting when both run out, and the bank refilling next hand.
+//!
+//! The rooms run on a hand-driven clock (`server::time::ManualTime`): time passes only when the
+//! test says, so every deadline and bank is checked to the millisecond.
 
 mod common;
 
@@ -7,32 +10,23 @@ use std::time::Duration;
 
 use common::{Client, choose, create_room, guest, http, prompt_of};
 use serde_json::{Value, json};
+use server::time::ManualTime;
 
 const ACTION_MS: i64 = 3_000;
 const BANK_MS: i64 = 2_000;
+const WAIT: Duration = Duration::from_secs(20);
 
-/// The next prompt, with the Unix milliseconds it arrived at; None when the hand ends first.
-async fn next_prompt(c: &mut Client) -> Option<(Value, i64)> {
+/// The next prompt; None when the hand ends first.
+async fn next_prompt(c: &mut Client) -> Option<Value> {
     loop {
-        let m = c
-            .next(Duration::from_secs(20))
-            .await
-            .expect("a message")
-            .expect("socket open");
+        let m = c.next(WAIT).await.expect("a message").expect("socket open");
         match m["type"].as_str() {
-            Some("prompt") => return Some((m, now_ms())),
+            Some("prompt") => return Some(m),
             Some("hand_over") => return None,
             Some("error") => panic!("error from the server: {m}"),
             _ => {}
         }
     }
-}
-
-fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or_default()
 }
 
 /// An action that does not end the player's hand (so more prompts follow).
@@ -48,14 +42,18 @@ fn bank(prompt: &Value) -> i64 {
     prompt["bank_ms"].as_i64().expect("bank_ms")
 }
 
-/// Time from arrival to the prompt's deadline.
-fn time_left(prompt: &Value, arrived: i64) -> i64 {
-    prompt["deadline_ms"].as_i64().expect("deadline_ms") - arrived
+/// Time from now, on the rooms' clock, to the prompt's deadline.
+fn time_left(prompt: &Value, clock: &ManualTime) -> i64 {
+    prompt["deadline_ms"].as_i64().expect("deadline_ms") - clock.source().unix_ms().0
+}
+
+fn ms(n: i64) -> Duration {
+    Duration::from_millis(n as u64)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_late_decision_draws_on_the_bank_a_timeout_spends_it_and_it_refills_next_hand() {
-    let server = common::sqlite_server().await;
+    let (server, clock) = common::sqlite_server_on_clock(|_| {}).await;
     let addr = server.addr;
     let (_, token) = guest(addr, "慢").await;
     let room = create_room(
@@ -72,41 +70,28 @@ async fn a_late_decision_draws_on_the_bank_a_timeout_spends_it_and_it_refills_ne
         .expect("connect");
 
     // A full bank at first: the deadline holds the decision's time and the bank.
-    let (first, arrived) = next_prompt(&mut c).await.expect("a first prompt");
+    let first = next_prompt(&mut c).await.expect("a first prompt");
     assert_eq!(bank(&first), BANK_MS, "{first}");
-    let left = time_left(&first, arrived);
-    assert!(
-        (ACTION_MS + BANK_MS - 500..=ACTION_MS + BANK_MS).contains(&left),
-        "{left} ms left"
-    );
+    assert_eq!(time_left(&first, &clock), ACTION_MS + BANK_MS, "{first}");
 
-    // Deciding a second past the decision's own time takes about a second from the bank.
-    tokio::time::sleep(Duration::from_millis((ACTION_MS + 1_000) as u64)).await;
+    // Deciding a second past the decision's own time takes exactly a second from the bank.
+    clock.advance(ms(ACTION_MS + 1_000));
     let legal = prompt_of(&first).expect("legal actions");
     let id = c.act(not_a_win(&legal)).await.expect("act");
-    let (second, arrived) = loop {
-        let m = c
-            .next(Duration::from_secs(20))
-            .await
-            .expect("reply")
-            .expect("open");
+    let second = loop {
+        let m = c.next(WAIT).await.expect("reply").expect("open");
         match m["type"].as_str() {
             Some("ack") => assert_eq!(m["id"].as_u64(), Some(id)),
             Some("error") => panic!("the late action was refused: {m}"),
-            Some("prompt") => break (m, now_ms()),
+            Some("prompt") => break m,
             Some("hand_over") => panic!("the hand ended before the second prompt"),
             _ => {}
         }
     };
-    let left_in_bank = bank(&second);
-    assert!(
-        (BANK_MS - 1_400..=BANK_MS - 1_000).contains(&left_in_bank),
-        "bank after a decision a second late: {left_in_bank} ms"
-    );
-    assert!(time_left(&second, arrived) <= ACTION_MS + left_in_bank);
+    assert_eq!(bank(&second), BANK_MS - 1_000, "{second}");
+    assert_eq!(time_left(&second, &clock), ACTION_MS + BANK_MS - 1_000);
 
-    // Letting the deadline of a discard pass (a turn of its own, which nothing else can end
-    // early): the bot decides for the seat and the bank is spent.
+    // Up to a discard: a turn of its own, which nothing else can end early.
     let mut prompt = second;
     while !prompt_of(&prompt)
         .expect("legal actions")
@@ -115,18 +100,34 @@ async fn a_late_decision_draws_on_the_bank_a_timeout_spends_it_and_it_refills_ne
     {
         let legal = prompt_of(&prompt).expect("legal actions");
         c.act(not_a_win(&legal)).await.expect("act");
-        prompt = next_prompt(&mut c).await.expect("a turn to discard").0;
+        prompt = next_prompt(&mut c).await.expect("a turn to discard");
     }
-    let (third, arrived) = next_prompt(&mut c)
+    // A millisecond short of its deadline nothing happens; at the deadline the bot discards
+    // for the seat and the bank is spent.
+    let left = time_left(&prompt, &clock);
+    clock.advance(ms(left - 1));
+    let early = c.sync().await;
+    assert!(
+        early.iter().all(|m| m["type"] != "event"),
+        "the bot acted before the deadline: {early:?}"
+    );
+    clock.advance(ms(1));
+    let third = next_prompt(&mut c)
         .await
         .expect("a prompt after the timeout");
-    let waited = arrived - prompt["deadline_ms"].as_i64().expect("deadline_ms");
-    assert!(
-        waited >= -50,
-        "prompted again {waited} ms before the deadline"
+    let discards = c
+        .received
+        .iter()
+        .rev()
+        .take_while(|m| m != &&prompt)
+        .filter(|m| m["event"]["kind"] == "discarded" && m["event"]["seat"] == 0)
+        .count();
+    assert_eq!(
+        discards, 1,
+        "the bot discarded for the seat at its deadline"
     );
     assert_eq!(bank(&third), 0, "{third}");
-    assert!(time_left(&third, arrived) <= ACTION_MS);
+    assert_eq!(time_left(&third, &clock), ACTION_MS, "{third}");
 
     // The rest of the hand at once; the next hand starts with a full bank.
     let mut prompt = third;
@@ -134,14 +135,16 @@ async fn a_late_decision_draws_on_the_bank_a_timeout_spends_it_and_it_refills_ne
         let legal = prompt_of(&prompt).expect("legal actions");
         c.act(choose(&legal)).await.expect("act");
         match next_prompt(&mut c).await {
-            Some((p, _)) if p["hand_no"] == 0 => prompt = p,
-            Some((p, _)) => {
+            Some(p) if p["hand_no"] == 0 => prompt = p,
+            Some(p) => {
                 assert_eq!(p["hand_no"], 1, "{p}");
                 assert_eq!(bank(&p), BANK_MS, "the bank refills: {p}");
                 break;
             }
             None => {
-                let (p, _) = next_prompt(&mut c).await.expect("the second hand's prompt");
+                // Between hands: the next deal comes once the gap has passed.
+                clock.advance(Duration::from_secs(1));
+                let p = next_prompt(&mut c).await.expect("the second hand's prompt");
                 assert_eq!(bank(&p), BANK_MS, "the bank refills: {p}");
                 break;
             }

@@ -85,7 +85,7 @@ impl Room {
             .into_iter()
             .chain(std::iter::repeat(Occupant::Empty))
             .take(players)
-            .map(SeatCtl::new)
+            .map(|o| SeatCtl::new(o, timing.time.clone()))
             .collect();
         let bank_ms = settings.clock.bank_ms;
         let summary = Arc::new(Mutex::new(RoomSummary {
@@ -136,7 +136,12 @@ impl Room {
         loop {
             Box::pin(self.progress()).await;
             let wake = self.next_wake();
+            // Timers first: a deadline that has passed is kept before any command read after
+            // it (an action arriving after its deadline finds the bot has decided), so what
+            // happens never depends on which of the two the runtime happened to poll first.
             tokio::select! {
+                biased;
+                () = sleep_until(&self.timing.time, wake) => Box::pin(self.on_timer()).await,
                 command = rx.recv() => match command {
                     Some(Command::Shutdown { done }) => {
                         let _ = done.send(());
@@ -145,7 +150,6 @@ impl Room {
                     Some(c) => Box::pin(self.handle(c)).await,
                     None => break,
                 },
-                () = sleep_until(wake) => Box::pin(self.on_timer()).await,
             }
         }
     }
@@ -177,7 +181,7 @@ impl Room {
                     && self.seats[i].conn.as_ref().is_some_and(|c| c.id == conn)
                 {
                     self.seats[i].conn = None;
-                    self.seats[i].dropped_at = Some(Instant::now());
+                    self.seats[i].dropped_at = Some(self.now());
                     self.refresh_statuses();
                 }
             }
@@ -226,7 +230,7 @@ impl Room {
         };
         self.seats[i].occupant = Occupant::Player { id: player, name };
         // Not connected yet: the grace runs from now, as after a dropped connection.
-        self.seats[i].dropped_at = Some(Instant::now());
+        self.seats[i].dropped_at = Some(self.now());
         self.persist_seats().await;
         self.refresh_statuses();
         Ok(i as u8)
@@ -317,6 +321,11 @@ impl Room {
 
     // ---- time ----
 
+    /// Now, in the rooms' time.
+    fn now(&self) -> Instant {
+        self.timing.time.now()
+    }
+
     fn grace(&self) -> Duration {
         Duration::from_millis(self.timing.grace_ms)
     }
@@ -330,7 +339,7 @@ impl Room {
         if let Some(h) = &self.hold {
             consider(h.until);
         }
-        let now = Instant::now();
+        let now = self.now();
         for s in &self.seats {
             if let (Some(t), false) = (s.dropped_at, s.escaped) {
                 for after in [self.timing.grace_ms, self.timing.reconnect_ms] {
@@ -345,7 +354,7 @@ impl Room {
     }
 
     async fn on_timer(&mut self) {
-        let now = Instant::now();
+        let now = self.now();
         let reconnect = Duration::from_millis(self.timing.reconnect_ms);
         for i in 0..self.seats.len() {
             let s = &self.seats[i];
@@ -406,9 +415,9 @@ pub fn random_u64() -> u64 {
     u64::from_le_bytes(b)
 }
 
-async fn sleep_until(at: Option<Instant>) {
+async fn sleep_until(time: &crate::time::TimeSource, at: Option<Instant>) {
     match at {
-        Some(t) => tokio::time::sleep_until(t).await,
+        Some(t) => time.sleep_until(t).await,
         None => std::future::pending().await,
     }
 }

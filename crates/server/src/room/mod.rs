@@ -57,7 +57,7 @@ pub fn default_hands(ruleset: &Ruleset) -> u64 {
 }
 
 /// Timings shared by every room.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Timing {
     /// After a dropped connection, before the bot plays the seat.
     pub grace_ms: u64,
@@ -67,6 +67,8 @@ pub struct Timing {
     pub next_hand_ms: u64,
     /// How long every discard's claim window stays open while anyone watches the table.
     pub claim_window_ms: u64,
+    /// Where the time all of these are measured in comes from.
+    pub time: crate::time::TimeSource,
 }
 
 /// What the lobby shows of a room.

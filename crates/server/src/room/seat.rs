@@ -10,6 +10,8 @@ use store::PlayerId;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
+use crate::time::TimeSource;
+
 /// Messages kept per seat for resumption at most; older ones are replaced by a snapshot.
 const KEPT: usize = 1024;
 /// How long a message is kept for resumption. A stream resumes a connection that blinked (a
@@ -73,12 +75,14 @@ pub struct SeatCtl {
     /// frame: a broadcast's body is one allocation shared by every seat that keeps it, and a
     /// resuming client's frames are made again from it.
     kept: VecDeque<(u64, Instant, Body)>,
+    /// The room's time, which `dropped_at` and `kept` are in.
+    time: TimeSource,
 }
 
 impl SeatCtl {
-    pub fn new(occupant: Occupant) -> SeatCtl {
+    pub fn new(occupant: Occupant, time: TimeSource) -> SeatCtl {
         // A player starts as if just dropped: the grace runs until they connect.
-        let dropped_at = matches!(occupant, Occupant::Player { .. }).then(Instant::now);
+        let dropped_at = matches!(occupant, Occupant::Player { .. }).then(|| time.now());
         SeatCtl {
             occupant,
             conn: None,
@@ -87,6 +91,7 @@ impl SeatCtl {
             snapshot_due: false,
             next_seq: 1,
             kept: VecDeque::new(),
+            time,
         }
     }
 
@@ -146,7 +151,7 @@ impl SeatCtl {
         let seq = self.next_seq;
         self.next_seq += 1;
         let frame = body.frame(Some(seq));
-        let now = Instant::now();
+        let now = self.time.now();
         self.kept.push_back((seq, now, body.clone()));
         while self.kept.len() > KEPT
             || self
@@ -176,7 +181,7 @@ impl SeatCtl {
         let Some(conn) = &self.conn else { return true };
         if conn.tx.try_send(frame).is_err() {
             self.conn = None;
-            self.dropped_at = Some(Instant::now());
+            self.dropped_at = Some(self.time.now());
             return false;
         }
         true
@@ -218,18 +223,20 @@ mod tests {
 
     /// A resuming client gets what it missed while the stream still holds it, and a snapshot
     /// (`None`) once the frames it missed are older than the stream keeps.
-    #[tokio::test(start_paused = true)]
+    #[tokio::test]
     async fn frames_are_kept_for_a_while_only() {
-        let mut seat = SeatCtl::new(Occupant::Player {
+        let clock = crate::time::ManualTime::new();
+        let player = Occupant::Player {
             id: PlayerId::new(),
             name: "A".into(),
-        });
+        };
+        let mut seat = SeatCtl::new(player, clock.source());
         for id in 1..=3 {
             assert!(seat.push_body(&pong(id)));
         }
         assert_eq!(seat.since(1).map(|f| f.len()), Some(2));
         assert_eq!(seat.since(3).map(|f| f.len()), Some(0));
-        tokio::time::advance(KEEP_FOR + Duration::from_secs(1)).await;
+        clock.advance(KEEP_FOR + Duration::from_secs(1));
         assert!(seat.push_body(&pong(4)));
         assert_eq!(seat.kept.len(), 1, "old frames are dropped");
         assert!(

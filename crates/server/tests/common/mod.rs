@@ -143,6 +143,21 @@ pub async fn sqlite_server_with(change: impl FnOnce(&mut server::Config)) -> Tes
     }
 }
 
+/// A server on SQLite whose rooms run on a hand-driven clock (settings changed by `change`):
+/// no deadline, claim window, grace or spectator delay passes until the test advances it.
+pub async fn sqlite_server_on_clock(
+    change: impl FnOnce(&mut server::Config),
+) -> (TestServer, server::time::ManualTime) {
+    let clock = server::time::ManualTime::new();
+    let time = clock.source();
+    let server = sqlite_server_with(|c| {
+        c.time = time;
+        change(c);
+    })
+    .await;
+    (server, clock)
+}
+
 static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// One HTTP request; returns the status and the JSON body (Null when empty).
@@ -323,6 +338,28 @@ impl Client {
         self.send(json!({"type": "act", "id": id, "action": action}))
             .await?;
         Ok(id)
+    }
+
+    /// A round trip through the room: an action the Sichuan rules never allow, whose refusal
+    /// comes back from the room's own task after everything it had to do before. Returns the
+    /// messages that arrived before the refusal (and keeps them in `received`).
+    pub async fn sync(&mut self) -> Vec<Value> {
+        let id = self
+            .act(json!({"type": "decline_last"}))
+            .await
+            .expect("send");
+        let mut before = Vec::new();
+        loop {
+            let m = self
+                .next(Duration::from_secs(20))
+                .await
+                .expect("a reply")
+                .expect("open");
+            if m["type"] == "error" && m["id"].as_u64() == Some(id) {
+                return before;
+            }
+            before.push(m);
+        }
     }
 
     /// The next message (None when the socket closed), within `wait`.

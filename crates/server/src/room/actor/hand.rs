@@ -31,7 +31,7 @@ impl Room {
                     Occupant::Bot(_) => true,
                     Occupant::Player { .. } => !first || s.conn.is_some() || s.escaped,
                 });
-                let due = self.next_hand_at.is_none_or(|t| t <= Instant::now());
+                let due = self.next_hand_at.is_none_or(|t| t <= self.now());
                 if !(ready && due && self.start_hand().await) {
                     return;
                 }
@@ -56,7 +56,7 @@ impl Room {
     /// every remaining decision is a player's.
     pub(super) async fn bot_turn(&mut self) -> bool {
         let Some(game) = &self.game else { return false };
-        let now = Instant::now();
+        let now = self.now();
         let holding = self.hold.is_some();
         let owing: Vec<usize> = (0..self.seats.len())
             .filter(|&i| {
@@ -169,7 +169,7 @@ impl Room {
         };
         if let Err(e) = self.store.append_actions(&self.id, &[entry]).await {
             tracing::error!(error = %e, "the deal could not be logged; retrying later");
-            self.next_hand_at = Some(Instant::now() + Duration::from_secs(1));
+            self.next_hand_at = Some(self.now() + Duration::from_secs(1));
             return false;
         }
         self.log_seq += 1;
@@ -256,8 +256,7 @@ impl Room {
                 reason: "the match is over".into(),
             });
         } else {
-            self.next_hand_at =
-                Some(Instant::now() + Duration::from_millis(self.timing.next_hand_ms));
+            self.next_hand_at = Some(self.now() + Duration::from_millis(self.timing.next_hand_ms));
         }
         self.publish_summary();
     }

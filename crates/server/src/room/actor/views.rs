@@ -96,7 +96,7 @@ impl Room {
             message: snapshot,
         })
         .unwrap_or_default();
-        if tx.try_send((Instant::now(), frame.into())).is_ok() {
+        if tx.try_send((self.now(), frame.into())).is_ok() {
             self.spectators.push(Spectator {
                 conn,
                 tx,
@@ -160,7 +160,7 @@ impl Room {
         if self.spectators.is_empty() {
             return;
         }
-        let due = Instant::now() + Duration::from_millis(self.settings.spectator_delay_ms);
+        let due = self.now() + Duration::from_millis(self.settings.spectator_delay_ms);
         self.spectators.retain_mut(|s| {
             let frame = body.frame(Some(s.next_seq));
             s.next_seq += 1;
@@ -169,7 +169,7 @@ impl Room {
     }
 
     pub(super) fn seat_infos(&self) -> Vec<protocol::SeatInfo> {
-        let now = Instant::now();
+        let now = self.now();
         self.seats
             .iter()
             .enumerate()

@@ -5,7 +5,6 @@ use std::time::Duration;
 
 use engine::{Action, Seat};
 use protocol::{PromptInfo, ServerMessage};
-use store::UnixMillis;
 use tokio::time::Instant;
 
 use super::super::seat::SeatCtl;
@@ -62,8 +61,8 @@ impl Room {
             return;
         }
         self.hold = Some(Hold {
-            until: Instant::now() + Duration::from_millis(ms),
-            until_ms: UnixMillis::now().plus_ms(ms as i64).0,
+            until: self.now() + Duration::from_millis(ms),
+            until_ms: self.timing.time.unix_ms().plus_ms(ms as i64).0,
             events: Vec::new(),
         });
     }
@@ -112,10 +111,15 @@ impl Room {
             if legal.is_empty() {
                 continue;
             }
-            let sent = Instant::now();
+            let sent = self.now();
             let bank_ms = self.banks[i];
             let mut deadline = sent + Duration::from_millis(action_ms + bank_ms);
-            let mut deadline_ms = UnixMillis::now().plus_ms((action_ms + bank_ms) as i64).0;
+            let mut deadline_ms = self
+                .timing
+                .time
+                .unix_ms()
+                .plus_ms((action_ms + bank_ms) as i64)
+                .0;
             if let Some((until, until_ms)) = hold {
                 if !legal.iter().all(is_claim) {
                     // Not a claim: asked when the held window closes.
@@ -149,7 +153,7 @@ impl Room {
         let Some(p) = self.prompts[i].take() else {
             return;
         };
-        let now = Instant::now().min(p.deadline);
+        let now = self.now().min(p.deadline);
         let used = now.saturating_duration_since(p.sent).as_millis() as u64;
         let over = used.saturating_sub(self.settings.clock.action_ms);
         self.banks[i] = self.banks[i].saturating_sub(over.min(p.bank_ms));
