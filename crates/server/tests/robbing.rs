@@ -3,6 +3,9 @@
 //! window ends, whether anyone could rob it or not, and a player who could rob must answer
 //! within the window.
 //!
+//! The rooms run on a hand-driven clock, so "nothing before the window ends" is checked a
+//! millisecond before its end, and the end itself to the millisecond.
+//!
 //! Deals are random, so the test finds hands in the engine first (seeded deals played by bots,
 //! the players' seats claiming every pung), writes each into its table's log, and restarts the
 //! server: the tables resume at the moment a player may add a kong.
@@ -10,15 +13,16 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use common::{Client, create_room, guest, join_room, prompt_of};
 use engine::wall::SeededRng;
 use engine::{Action, Game, Seat, Table, TableState};
 use serde_json::{Value, json};
+use server::time::ManualTime;
 
 const WAIT: Duration = Duration::from_secs(20);
-const WINDOW: u64 = 400;
+const WINDOW: u64 = 2_000;
 
 /// A hand found in the engine: its seed, the actions up to a moment when `adder` may add a
 /// kong, and the seats that could rob that kong.
@@ -99,15 +103,18 @@ fn decide(game: &Game, seat: Seat, player: bool, rng: &mut SeededRng) -> Action 
     }
 }
 
-/// A server over the SQLite database in `dir`: claim windows held for [`WINDOW`], and players
-/// who are slow to connect are neither replaced by the bot nor counted as escaped.
-async fn start(dir: &Path) -> server::Running {
+/// A server over the SQLite database in `dir`, on a hand-driven clock: claim windows held for
+/// [`WINDOW`], and players who are slow to connect are neither replaced by the bot nor counted
+/// as escaped.
+async fn start(dir: &Path) -> (server::Running, ManualTime) {
+    let clock = ManualTime::new();
     let mut config = common::config(dir, None);
     config.claim_window_ms = WINDOW;
     config.grace_ms = 60_000;
     config.reconnect_ms = 120_000;
     config.next_hand_ms = 60_000;
-    server::start(config).await.expect("start server")
+    config.time = clock.source();
+    (server::start(config).await.expect("start server"), clock)
 }
 
 async fn stop(running: server::Running) {
@@ -163,40 +170,55 @@ async fn prepare(
     found
 }
 
-/// Reads `client`'s messages after a kong: its `kong_offered` announcement, which must come at
-/// once, then the first event after it; returns how long after `since` that came, and the
-/// prompts received before it. A prompt offering a win is answered at once (a pass where the
-/// rules allow one): an early answer must not end the window early.
-async fn first_event(client: &mut Client, since: Instant) -> (Duration, Value, Vec<Value>) {
+/// Reads `client`'s messages after a kong up to its `kong_offered` announcement, which must
+/// come at once (before the clock moves); a prompt offering a win on the way is answered at once
+/// (a pass where the rules allow one), and returned: an early answer must not end the window.
+async fn announced(client: &mut Client) -> Vec<Value> {
     let mut prompts = Vec::new();
-    let mut announced = false;
+    loop {
+        let m = client.next(WAIT).await.expect("message").expect("open");
+        assert_ne!(m["type"], "error", "{m}");
+        if m["type"] == "event" {
+            assert_eq!(m["event"]["kind"], "kong_offered", "announced first: {m}");
+            return prompts;
+        }
+        if let Some(legal) = prompt_of(&m) {
+            prompts.push(answer(client, &legal).await);
+        }
+    }
+}
+
+/// Answers a robbing prompt at once (a pass where the rules allow one); returns the prompt's
+/// legal actions.
+async fn answer(client: &mut Client, legal: &[Value]) -> Value {
+    let reply = legal
+        .iter()
+        .find(|a| a["type"] == "pass")
+        .cloned()
+        .unwrap_or_else(|| json!({"type": "win"}));
+    client.act(reply).await.expect("act");
+    Value::Array(legal.to_vec())
+}
+
+/// Checks that nothing of the hand reaches `client` until the window's last millisecond has
+/// passed (the clock is advanced by the caller), answering a robbing prompt if one comes.
+async fn quiet(client: &mut Client) -> Vec<Value> {
+    let mut prompts = Vec::new();
+    for m in client.sync().await {
+        assert_ne!(m["type"], "event", "something showed inside the window: {m}");
+        if let Some(legal) = prompt_of(&m) {
+            prompts.push(answer(client, &legal).await);
+        }
+    }
+    prompts
+}
+
+/// The first event after the window closed.
+async fn first_event(client: &mut Client) -> Value {
     loop {
         let m = client.next(WAIT).await.expect("message").expect("open");
         if m["type"] == "event" {
-            if m["event"]["kind"] == "kong_offered" {
-                // The kong's announcement comes at once, whoever could rob it.
-                assert!(!announced, "one announcement: {m}");
-                assert!(
-                    since.elapsed() < Duration::from_millis(WINDOW - 30),
-                    "the kong is announced before the window ends: {m}"
-                );
-                announced = true;
-                continue;
-            }
-            assert!(announced, "the kong is announced before {m}");
-            return (since.elapsed(), m, prompts);
-        }
-        assert_ne!(m["type"], "error", "{m}");
-        if let Some(legal) = prompt_of(&m)
-            && legal.iter().any(|a| a["type"] == "win")
-        {
-            let answer = legal
-                .iter()
-                .find(|a| a["type"] == "pass")
-                .cloned()
-                .unwrap_or_else(|| json!({"type": "win"}));
-            prompts.push(m);
-            client.act(answer).await.expect("act");
+            return m;
         }
     }
 }
@@ -217,7 +239,7 @@ async fn connect(addr: std::net::SocketAddr, table: &str, token: &str) -> (Clien
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_robbing_window_lasts_the_same_whoever_could_rob() {
     let dir = temp_dir();
-    let running = start(&dir).await;
+    let (running, _) = start(&dir).await;
     let addr = running.addr;
     let (_, alice) = guest(addr, "加杠").await;
     let (_, bob) = guest(addr, "抢杠").await;
@@ -245,28 +267,26 @@ async fn the_robbing_window_lasts_the_same_whoever_could_rob() {
     })
     .await;
     stop(running).await;
-    let running = start(&dir).await;
+    let (running, clock) = start(&dir).await;
     let addr = running.addr;
+    let window = Duration::from_millis(WINDOW);
 
     // Nobody could rob: the kong and its replacement draw come when the window ends, together.
     let (mut client, snapshot) = connect(addr, &table_a, &alice).await;
     let kong = serde_json::to_value(protocol::WireAction::from(found_a.kong)).expect("kong");
     let legal = prompt_of(&snapshot).unwrap_or_default();
     assert!(legal.contains(&kong), "{kong} is offered: {snapshot}");
-    let sent = Instant::now();
     client.act(kong).await.expect("act");
-    let (gap, event, _) = first_event(&mut client, sent).await;
-    assert!(
-        gap >= Duration::from_millis(WINDOW - 30),
-        "the kong nobody could rob showed after {gap:?}: {event}"
-    );
+    assert!(announced(&mut client).await.is_empty(), "nobody could rob");
+    clock.advance(window - Duration::from_millis(1));
+    assert!(quiet(&mut client).await.is_empty());
+    clock.advance(Duration::from_millis(1));
+    let event = first_event(&mut client).await;
     assert_eq!(event["event"]["meld"]["shape"], "added_kong", "{event}");
     let next = client.next(WAIT).await.expect("message").expect("open");
-    assert_eq!(next["event"]["kind"], "drew", "{next}");
-    assert!(
-        sent.elapsed() < gap + Duration::from_millis(WINDOW / 2),
-        "no second window after the kong: the replacement came {:?} later",
-        sent.elapsed() - gap
+    assert_eq!(
+        next["event"]["kind"], "drew",
+        "the replacement follows at once, with no second window: {next}"
     );
 
     // Someone could rob: the robber is asked within the window, answers at once, and still
@@ -281,30 +301,43 @@ async fn the_robbing_window_lasts_the_same_whoever_could_rob() {
     let kong = serde_json::to_value(protocol::WireAction::from(found_b.kong)).expect("kong");
     let legal = prompt_of(adder_snapshot).unwrap_or_default();
     assert!(legal.contains(&kong), "{kong} is offered: {adder_snapshot}");
-    let sent = Instant::now();
-    let sent_ms = store::UnixMillis::now().0;
+    let window_ends = clock.source().unix_ms().0 + WINDOW as i64;
     adder.act(kong).await.expect("act");
-    let ((adder_gap, adder_event, _), (robber_gap, robber_event, prompts)) =
-        tokio::join!(first_event(adder, sent), first_event(robber, sent));
-    let [prompt] = prompts.as_slice() else {
-        panic!(
-            "the robber is asked once: {prompts:?} (seats that could rob: {:?})",
-            found_b.robbers
-        );
-    };
-    let deadline = prompt["deadline_ms"].as_i64().unwrap_or(i64::MAX);
-    assert!(
-        deadline <= sent_ms + WINDOW as i64 + 100,
-        "the robber must answer within the window: {prompt}"
+    let (adder_prompts, robber_prompts) = tokio::join!(announced(adder), announced(robber));
+    assert!(adder_prompts.is_empty(), "{adder_prompts:?}");
+    let mut asked = robber_prompts;
+    asked.extend(quiet(robber).await);
+    assert!(quiet(adder).await.is_empty());
+    assert_eq!(
+        asked.len(),
+        1,
+        "the robber is asked once: {asked:?} (seats that could rob: {:?})",
+        found_b.robbers
     );
-    for (who, gap, event) in [
-        ("adder", adder_gap, adder_event),
-        ("robber", robber_gap, robber_event),
-    ] {
-        assert!(
-            gap >= Duration::from_millis(WINDOW - 30),
-            "the {who} saw the robbing window end after {gap:?}: {event}"
-        );
+    let prompt = robber
+        .received
+        .iter()
+        .rev()
+        .find(|m| m["type"] == "prompt")
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(
+        prompt["deadline_ms"].as_i64(),
+        Some(window_ends),
+        "the robber must answer by the window's end: {prompt}"
+    );
+    // The robber answered at once; the window still runs to its end for both.
+    clock.advance(window - Duration::from_millis(1));
+    assert!(quiet(adder).await.is_empty());
+    assert!(quiet(robber).await.is_empty());
+    clock.advance(Duration::from_millis(1));
+    for who in [adder, robber] {
+        // The window's outcome (the robber sees its own pass first), then the kong.
+        let mut event = first_event(who).await;
+        if event["event"]["kind"] == "passed" {
+            event = first_event(who).await;
+        }
+        assert_eq!(event["event"]["kind"], "melded", "{event}");
     }
     drop((alice_client, bob_client));
     stop(running).await;
