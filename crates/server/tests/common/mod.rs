@@ -158,6 +158,19 @@ pub async fn sqlite_server_on_clock(
     (server, clock)
 }
 
+/// Waits until `check` holds, looking again every few milliseconds, for 20 s at most. A wait
+/// for something the server does in its own time (a hand stored, a request queued), never a
+/// measure of how long it took.
+pub async fn eventually(what: &str, mut check: impl AsyncFnMut() -> bool) {
+    for _ in 0..2_000 {
+        if check().await {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("not within 20 s: {what}");
+}
+
 static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// One HTTP request; returns the status and the JSON body (Null when empty).
