@@ -2,6 +2,9 @@
 //! the legal actions (the engine would refuse anything else), nothing panics, and a decision is
 //! a function of the view and the seed.
 
+#[path = "../../engine/tests/knobs/mod.rs"]
+mod knobs;
+
 use bot::Level;
 use engine::ruleset::{Ruleset, RulesetId};
 use engine::settle::Carried;
@@ -9,10 +12,7 @@ use engine::wall::SeededRng;
 use engine::{Game, Seat, Wind};
 
 fn hands_per_preset() -> u64 {
-    std::env::var("BOT_HANDS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(10_000)
+    knobs::count("BOT_HANDS", 10_000, 300)
 }
 
 /// Plays one hand with `lineup` (seat i plays `lineup[i]`), checking every decision.

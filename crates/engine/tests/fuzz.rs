@@ -9,6 +9,8 @@
 //! floor of lines that still settle: a fuzzer whose every line is refused at the parser would
 //! prove nothing about the scorers. `FUZZ_LINES` sets the cases per preset (default 3,000).
 
+mod knobs;
+
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -20,10 +22,7 @@ use proptest::prelude::*;
 use serde_json::{Value, json};
 
 fn lines_per_preset() -> u32 {
-    std::env::var("FUZZ_LINES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(3_000)
+    knobs::count("FUZZ_LINES", 3_000, 1_000) as u32
 }
 
 proptest! {

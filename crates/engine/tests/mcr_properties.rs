@@ -17,6 +17,8 @@
 
 mod mcr_gen;
 
+mod knobs;
+
 use std::path::Path;
 use std::sync::OnceLock;
 
@@ -30,10 +32,7 @@ use serde_json::{Value, json};
 use mcr_gen::*;
 
 fn winning_hands() -> u64 {
-    std::env::var("MCR_PROPERTY_HANDS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(20_000)
+    knobs::count("MCR_PROPERTY_HANDS", 20_000, 2_000)
 }
 
 #[test]

@@ -6,6 +6,8 @@
 //! `PROPERTY_HANDS` sets the hands per preset with its default options (default 10,000); a
 //! preset run with other room options plays a quarter of that.
 
+mod knobs;
+
 use engine::event::{Audience, EventKind};
 use engine::record::HandRecord;
 use engine::ruleset::{Ruleset, RulesetId};
@@ -16,10 +18,7 @@ use engine::wall::SeededRng;
 use engine::{Action, Game, Seat, Suit, Tile, Wind};
 
 fn hands_per_preset() -> u64 {
-    std::env::var("PROPERTY_HANDS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(10_000)
+    knobs::count("PROPERTY_HANDS", 10_000, 300)
 }
 
 /// A mixed policy: wins most of the time (sometimes passes, to exercise 过水), claims at

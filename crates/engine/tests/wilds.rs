@@ -7,6 +7,8 @@
 //! `WILD_HANDS` sets the number of hands of each kind (complete-or-not, waiting; default
 //! 100,000 each).
 
+mod knobs;
+
 use engine::shape::{self, Forms};
 use engine::wall::SeededRng;
 use engine::{Tile, TileCounts, TileSet};
@@ -14,10 +16,7 @@ use engine::{Tile, TileCounts, TileSet};
 const FORMS: Forms = Forms::STANDARD.with(Forms::SEVEN_PAIRS);
 
 fn hands() -> usize {
-    std::env::var("WILD_HANDS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(100_000)
+    knobs::count("WILD_HANDS", 100_000, 10_000) as usize
 }
 
 /// Calls `f` with `natural` plus every multiset of `wilds` kinds it could stand for (kinds from

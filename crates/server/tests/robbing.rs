@@ -205,7 +205,10 @@ async fn answer(client: &mut Client, legal: &[Value]) -> Value {
 async fn quiet(client: &mut Client) -> Vec<Value> {
     let mut prompts = Vec::new();
     for m in client.sync().await {
-        assert_ne!(m["type"], "event", "something showed inside the window: {m}");
+        assert_ne!(
+            m["type"], "event",
+            "something showed inside the window: {m}"
+        );
         if let Some(legal) = prompt_of(&m) {
             prompts.push(answer(client, &legal).await);
         }
