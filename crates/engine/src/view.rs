@@ -79,8 +79,53 @@ pub struct SeatView {
     pub over: bool,
 }
 
-impl SeatView {
-    pub(crate) fn of(game: &Game, seat: Seat) -> SeatView {
+/// Who looks at a hand: a seat, or a spectator (who is no seat, and sees only what every seat
+/// may see).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Viewer {
+    /// A player, at its seat.
+    Seat(Seat),
+    /// A spectator.
+    Spectator,
+}
+
+impl Viewer {
+    /// Whether this viewer sees `seat`'s concealed tiles (its own, and no one else's).
+    fn is(self, seat: Seat) -> bool {
+        self == Viewer::Seat(seat)
+    }
+}
+
+/// What a spectator may know now: every seat's public facts, no one's concealed tiles, every
+/// concealed kong face down, and the tile on offer only when it is face up.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct PublicView {
+    /// The dealer.
+    pub dealer: Seat,
+    /// The prevalent wind.
+    pub round_wind: Wind,
+    /// The dice.
+    pub dice: [u8; 2],
+    /// Tiles left in the live wall.
+    pub wall_drawable: usize,
+    /// The indicator and wild kind, where the family has one.
+    pub wild: Option<crate::wall::WildDraw>,
+    /// The tiles turned up as bonus indicators (two-player 花牌).
+    pub bonus: Vec<Tile>,
+    /// The seat drawing in the 海底捞月 phase (two-player).
+    pub seabed: Option<Seat>,
+    /// Every seat's public facts, by seat.
+    pub seats: Vec<PublicSeat>,
+    /// The tile on offer in an open claim window, when this viewer may see it.
+    pub offered: Option<Tile>,
+    /// Whether the hand is over.
+    pub over: bool,
+}
+
+impl PublicView {
+    /// The table as `viewer` sees it: a seat sees its own concealed kongs face up, and the
+    /// tile a concealed kong offers when it declared it or may rob it.
+    pub(crate) fn of(game: &Game, viewer: Viewer) -> PublicView {
         let revealed = game
             .table_seats()
             .all(|s| game.seat_state(s).void.is_some());
@@ -92,7 +137,9 @@ impl SeatView {
                     .melds
                     .iter()
                     .map(|m| match m.meld.kind {
-                        MeldKind::Kong(KongKind::Concealed) if s != seat => MeldView::HiddenKong,
+                        MeldKind::Kong(KongKind::Concealed) if !viewer.is(s) => {
+                            MeldView::HiddenKong
+                        }
                         _ => MeldView::Open(m.meld),
                     })
                     .collect();
@@ -107,11 +154,7 @@ impl SeatView {
                 }
             })
             .collect();
-        let own = game.seat_state(seat);
-        SeatView {
-            seat,
-            ruleset: game.ruleset().clone(),
-            tile_set: game.ruleset().rules().tile_set(),
+        PublicView {
             dealer: game.dealer(),
             round_wind: game.round_wind(),
             dice: game.dice(),
@@ -119,13 +162,35 @@ impl SeatView {
             wild: game.wild(),
             bonus: game.bonus().to_vec(),
             seabed: game.seabed_seat(),
+            seats,
+            offered: game.offered_tile_to(viewer),
+            over: game.is_over(),
+        }
+    }
+}
+
+impl SeatView {
+    pub(crate) fn of(game: &Game, seat: Seat) -> SeatView {
+        let table = PublicView::of(game, Viewer::Seat(seat));
+        let own = game.seat_state(seat);
+        SeatView {
+            seat,
+            ruleset: game.ruleset().clone(),
+            tile_set: game.ruleset().rules().tile_set(),
+            dealer: table.dealer,
+            round_wind: table.round_wind,
+            dice: table.dice,
+            wall_drawable: table.wall_drawable,
+            wild: table.wild,
+            bonus: table.bonus,
+            seabed: table.seabed,
             concealed: own.concealed,
             own_void: own.void,
-            seats,
+            seats: table.seats,
             swap_marked: game.swap_marked(seat).to_vec(),
             legal: game.legal_actions(seat).to_vec(),
-            last_discard: game.offered_tile_for(seat),
-            over: game.is_over(),
+            last_discard: table.offered,
+            over: table.over,
         }
     }
 }

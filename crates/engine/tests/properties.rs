@@ -152,9 +152,30 @@ fn assert_events_hidden(game: &Game) {
 /// Each seat's view, during the hand, holds exactly what that seat may know, checked against
 /// the tiles the seats actually hold: all of its own concealed tiles; of every seat, how many
 /// concealed tiles it holds and its melds as they lie, another seat's concealed kong face down.
+/// A spectator's view holds no one's concealed tiles, every concealed kong face down, and a tile
+/// on offer only when every seat sees it.
 fn assert_views_private(game: &Game) {
     let seed = game.seed();
     let truth = game.finished_hand();
+    let public = game.public_view();
+    for (s, seat) in game.table_seats().zip(&public.seats) {
+        assert_eq!(seat.concealed_count, truth.seats[s].concealed.total());
+        for (shown, real) in seat.melds.iter().zip(&truth.seats[s].melds) {
+            assert_eq!(
+                matches!(shown, MeldView::HiddenKong),
+                real.meld.is_concealed(),
+                "seed {seed}: a spectator sees {shown:?} for {:?}",
+                real.meld
+            );
+        }
+    }
+    if let Some(tile) = public.offered {
+        assert!(
+            game.table_seats()
+                .all(|s| game.offered_tile_for(s) == Some(tile)),
+            "seed {seed}: a spectator sees the offered {tile}, which not every seat sees"
+        );
+    }
     for seat in game.table_seats() {
         let view = game.view(seat);
         assert_eq!(

@@ -2,7 +2,7 @@
 //! event's audience); these functions only change the spelling.
 
 use engine::settle::Settlement;
-use engine::view::{MeldView, PublicSeat, SeatView};
+use engine::view::{MeldView, PublicSeat, PublicView, SeatView};
 use engine::{Event, EventKind, KongKind, Meld, MeldKind, Seat};
 
 use crate::wire::{
@@ -62,7 +62,7 @@ fn public(p: &PublicSeat) -> WirePublicSeat {
 /// they give each river its claimed discards, which the view no longer holds.
 pub fn view<'a>(v: &SeatView, seen: impl IntoIterator<Item = &'a Event>) -> WireView {
     let mut w = WireView {
-        seat: seat(v.seat),
+        seat: Some(seat(v.seat)),
         dealer: seat(v.dealer),
         round_wind: v.round_wind.tile().to_string(),
         dice: v.dice,
@@ -83,14 +83,29 @@ pub fn view<'a>(v: &SeatView, seen: impl IntoIterator<Item = &'a Event>) -> Wire
     w
 }
 
-/// What a spectator may see of a hand: `v` (any seat's view) without that seat's concealed
-/// tiles and 定缺; `events` are the hand's events, of which only the public ones are read.
-pub fn public_view<'a>(v: &SeatView, events: impl IntoIterator<Item = &'a Event>) -> WireView {
-    let public = events.into_iter().filter(|e| e.audience.is_public());
-    let mut w = view(v, public);
-    w.hand.clear();
-    w.own_void = None;
-    w.swap_marked.clear();
+/// What a spectator may see of a hand: the engine's public view, and the public events (which
+/// give each river its claimed discards). No seat, no hand, no 定缺 of one's own.
+pub fn public_view<'a>(v: &PublicView, events: impl IntoIterator<Item = &'a Event>) -> WireView {
+    let shown = events.into_iter().filter(|e| e.audience.is_public());
+    let mut w = WireView {
+        seat: None,
+        dealer: seat(v.dealer),
+        round_wind: v.round_wind.tile().to_string(),
+        dice: v.dice,
+        wall: v.wall_drawable,
+        wild: v.wild.map(|w| w.wild),
+        bonus: v.bonus.clone(),
+        seabed: v.seabed.map(seat),
+        hand: Vec::new(),
+        own_void: None,
+        swap_marked: Vec::new(),
+        seats: v.seats.iter().map(public).collect(),
+        offered: v.offered,
+        over: v.over,
+    };
+    for (seat, river) in w.seats.iter_mut().zip(rivers(shown, v.seats.len())) {
+        seat.river = river;
+    }
     w
 }
 

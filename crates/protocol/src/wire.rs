@@ -193,8 +193,9 @@ pub struct WirePublicSeat {
 /// What one seat may know of the hand: its own tiles and the public facts.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct WireView {
-    /// This seat.
-    pub seat: u8,
+    /// This seat; absent in a spectator's view.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<u8>,
     /// The dealer.
     pub dealer: u8,
     /// The prevalent wind (`1z`–`4z`: East, South, West, North).

@@ -156,7 +156,12 @@ impl ClaimWindow {
     /// Whether `seat` may see the offered tile: a discard and an added kong are face up, a
     /// concealed kong only to its declarer and to the seats that may rob it.
     pub(crate) fn shows_tile_to(&self, seat: Seat) -> bool {
-        self.offer != Offer::ConcealedKong || seat == self.from || !self.options[seat].is_empty()
+        self.is_face_up() || seat == self.from || !self.options[seat].is_empty()
+    }
+
+    /// Whether everyone may see the offered tile: a discard or an added kong.
+    pub(crate) fn is_face_up(&self) -> bool {
+        self.offer != Offer::ConcealedKong
     }
 
     /// Whether nobody has anything to decide.

@@ -8,7 +8,7 @@ use crate::ruleset::Ruleset;
 use crate::seat::{Seat, Wind};
 use crate::settle::{Carried, SettleError, Settlement, Win};
 use crate::tile::Tile;
-use crate::view::SeatView;
+use crate::view::{PublicView, SeatView, Viewer};
 use crate::wall::WildDraw;
 
 impl Game {
@@ -87,6 +87,11 @@ impl Game {
         SeatView::of(self, seat)
     }
 
+    /// What a spectator may know now.
+    pub fn public_view(&self) -> PublicView {
+        PublicView::of(self, Viewer::Spectator)
+    }
+
     /// The tiles turned up as bonus indicators (two-player 花牌); their kinds are the bonus
     /// kinds.
     pub fn bonus(&self) -> &[Tile] {
@@ -112,8 +117,15 @@ impl Game {
     /// The tile on offer as `seat` may see it: a concealed kong's only by its declarer and the
     /// seats that may rob it.
     pub fn offered_tile_for(&self, seat: Seat) -> Option<Tile> {
-        match &self.phase {
-            Phase::Claims(w) if w.shows_tile_to(seat) => Some(w.tile),
+        self.offered_tile_to(Viewer::Seat(seat))
+    }
+
+    /// The tile on offer in an open claim window, if `viewer` may see it: a spectator sees a
+    /// discard's and an added kong's, never a concealed kong's.
+    pub fn offered_tile_to(&self, viewer: Viewer) -> Option<Tile> {
+        match (&self.phase, viewer) {
+            (Phase::Claims(w), Viewer::Seat(seat)) if w.shows_tile_to(seat) => Some(w.tile),
+            (Phase::Claims(w), Viewer::Spectator) if w.is_face_up() => Some(w.tile),
             _ => None,
         }
     }

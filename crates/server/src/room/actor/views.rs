@@ -59,7 +59,7 @@ impl Room {
             view: self
                 .game
                 .as_ref()
-                .map(|g| protocol::public_view(&g.view(Seat::ALL[0]), g.events())),
+                .map(|g| protocol::public_view(&g.public_view(), g.events())),
             ..self.table_snapshot()
         }
     }
