@@ -5,7 +5,8 @@
 //! The texts say only the dealer order; the prevalent wind moves on as at every table that deals
 //! in that order: a wind round ends when the deal passes from its last dealer (the seat
 //! before the table's first dealer) back to the first dealer, and after North the rounds start
-//! again from East. Winds score nothing there, so the round is shown, not paid.
+//! again from East. In `suzhou` and `wuhu` winds score nothing, so the round is only shown; in
+//! `guangdong` and `ningbo` a pung of the prevalent wind scores (圈风刻).
 
 use crate::ruleset::{HandResult, NextHand};
 use crate::table::TableState;
