@@ -170,6 +170,23 @@ impl PublicView {
 }
 
 impl SeatView {
+    /// The table as this seat sees it, without its own tiles (its concealed kongs stay face up,
+    /// and a tile on offer that only it may see stays shown).
+    pub fn public(&self) -> PublicView {
+        PublicView {
+            dealer: self.dealer,
+            round_wind: self.round_wind,
+            dice: self.dice,
+            wall_drawable: self.wall_drawable,
+            wild: self.wild,
+            bonus: self.bonus.clone(),
+            seabed: self.seabed,
+            seats: self.seats.clone(),
+            offered: self.last_discard,
+            over: self.over,
+        }
+    }
+
     pub(crate) fn of(game: &Game, seat: Seat) -> SeatView {
         let table = PublicView::of(game, Viewer::Seat(seat));
         let own = game.seat_state(seat);

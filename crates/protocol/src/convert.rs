@@ -61,32 +61,24 @@ fn public(p: &PublicSeat) -> WirePublicSeat {
 /// A seat's view on the wire. `seen` are the hand's events the seat may see (`Game::events_for`):
 /// they give each river its claimed discards, which the view no longer holds.
 pub fn view<'a>(v: &SeatView, seen: impl IntoIterator<Item = &'a Event>) -> WireView {
-    let mut w = WireView {
+    WireView {
         seat: Some(seat(v.seat)),
-        dealer: seat(v.dealer),
-        round_wind: v.round_wind.tile().to_string(),
-        dice: v.dice,
-        wall: v.wall_drawable,
-        wild: v.wild.map(|w| w.wild),
-        bonus: v.bonus.clone(),
-        seabed: v.seabed.map(seat),
         hand: v.concealed.to_tiles(),
         own_void: v.own_void.map(|s| s.to_string()),
         swap_marked: v.swap_marked.clone(),
-        seats: v.seats.iter().map(public).collect(),
-        offered: v.last_discard,
-        over: v.over,
-    };
-    for (seat, river) in w.seats.iter_mut().zip(rivers(seen, v.seats.len())) {
-        seat.river = river;
+        ..table_view(&v.public(), seen)
     }
-    w
 }
 
 /// What a spectator may see of a hand: the engine's public view, and the public events (which
 /// give each river its claimed discards). No seat, no hand, no 定缺 of one's own.
 pub fn public_view<'a>(v: &PublicView, events: impl IntoIterator<Item = &'a Event>) -> WireView {
-    let shown = events.into_iter().filter(|e| e.audience.is_public());
+    table_view(v, events.into_iter().filter(|e| e.audience.is_public()))
+}
+
+/// The table as a viewer sees it, with no one's own tiles: what a seat's view and a spectator's
+/// have in common.
+fn table_view<'a>(v: &PublicView, seen: impl IntoIterator<Item = &'a Event>) -> WireView {
     let mut w = WireView {
         seat: None,
         dealer: seat(v.dealer),
@@ -103,7 +95,7 @@ pub fn public_view<'a>(v: &PublicView, events: impl IntoIterator<Item = &'a Even
         offered: v.offered,
         over: v.over,
     };
-    for (seat, river) in w.seats.iter_mut().zip(rivers(shown, v.seats.len())) {
+    for (seat, river) in w.seats.iter_mut().zip(rivers(seen, v.seats.len())) {
         seat.river = river;
     }
     w

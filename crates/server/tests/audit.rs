@@ -50,22 +50,7 @@ async fn every_observer_sees_only_what_its_seat_may_know() {
     })
     .await;
     let addr = server.addr;
-    let (status, list) = http(addr, "GET", "/api/rulesets", None, None)
-        .await
-        .expect("rulesets");
-    assert_eq!(status, 200, "{list}");
-    let presets: Vec<(String, usize)> = list
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|r| {
-            Some((
-                r["id"].as_str()?.to_string(),
-                r["players"].as_u64()? as usize,
-            ))
-        })
-        .collect();
-    assert!(presets.len() >= 12, "every preset is listed: {list}");
+    let presets = common::presets(addr).await;
     assert!(presets.iter().any(|(_, n)| *n == 2), "a two-seat preset");
     let ids: Vec<String> = presets.iter().map(|(id, _)| id.clone()).collect();
 

@@ -50,23 +50,7 @@ async fn one_hand(addr: std::net::SocketAddr, ruleset: String, players: usize) -
 async fn every_preset_plays_a_whole_hand_with_a_human_and_bots() {
     let server = common::sqlite_server().await;
     let addr = server.addr;
-    let (status, list) = http(addr, "GET", "/api/rulesets", None, None)
-        .await
-        .expect("rulesets");
-    assert_eq!(status, 200, "{list}");
-    let presets: Vec<(String, usize)> = list
-        .as_array()
-        .cloned()
-        .unwrap_or_default()
-        .iter()
-        .filter_map(|r| {
-            Some((
-                r["id"].as_str()?.to_string(),
-                r["players"].as_u64()? as usize,
-            ))
-        })
-        .collect();
-    assert!(presets.len() >= 12, "{list}");
+    let presets = common::presets(addr).await;
     let mut tables = tokio::task::JoinSet::new();
     for (id, players) in presets.clone() {
         tables.spawn(async move { (id.clone(), players, one_hand(addr, id, players).await) });

@@ -275,6 +275,27 @@ pub async fn join_room(addr: SocketAddr, token: &str, code: &str) {
     assert_eq!(status, 200, "{body}");
 }
 
+/// Every preset a room may play, with its number of seats, as `GET /api/rulesets` lists them.
+pub async fn presets(addr: SocketAddr) -> Vec<(String, usize)> {
+    let (status, list) = http(addr, "GET", "/api/rulesets", None, None)
+        .await
+        .expect("rulesets");
+    assert_eq!(status, 200, "{list}");
+    let presets: Vec<(String, usize)> = list
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|r| {
+            Some((
+                r["id"].as_str()?.to_string(),
+                r["players"].as_u64()? as usize,
+            ))
+        })
+        .collect();
+    assert!(presets.len() >= 12, "every preset is listed: {list}");
+    presets
+}
+
 /// A table's stored hands, as `GET /api/tables/{table}/hands` lists them.
 pub async fn stored_hands(addr: SocketAddr, table: &str) -> Vec<Value> {
     let (status, hands) = http(
