@@ -25,7 +25,6 @@ use std::time::Instant;
 
 use audit_kit::table::{self, TableReport};
 use audit_kit::{Tally, disagreements, family, tally};
-use common::http;
 
 /// Hands per preset: `AUDIT_HANDS`, else 1 when `MAHJONG_TEST_QUICK` is set, else 2 (about
 /// 15–25 s on two cores); a match holds at most 64.
