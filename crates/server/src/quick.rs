@@ -51,6 +51,7 @@ pub async fn enqueue(
     player: Player,
 ) -> Result<Seated, ApiError> {
     let (reply, seated) = oneshot::channel();
+    let now = state.timing.time.now();
     let key = ruleset.id().to_string();
     {
         let mut queues = state
@@ -63,7 +64,7 @@ pub async fn enqueue(
         queue.retain(|w| w.player.id != player.id && !w.reply.is_closed());
         queue.push(Waiter {
             player,
-            since: state.timing.time.now(),
+            since: now,
             reply,
         });
     }
@@ -71,7 +72,7 @@ pub async fn enqueue(
     let fill_after = Duration::from_millis(state.config.quick_fill_ms);
     let filler = state.clone();
     let filled = ruleset.clone();
-    let due = state.timing.time.now() + fill_after;
+    let due = now + fill_after;
     tokio::spawn(async move {
         filler.timing.time.sleep_until(due).await;
         fill_with_bots(&filler, &filled, fill_after).await;

@@ -44,6 +44,15 @@ impl TimeSource {
         }
     }
 
+    /// Waits until `at`, or for ever when there is nothing to wait for (a timer branch of a
+    /// `select!` that is off).
+    pub async fn sleep_until_some(&self, at: Option<Instant>) {
+        match at {
+            Some(at) => self.sleep_until(at).await,
+            None => std::future::pending().await,
+        }
+    }
+
     /// Waits until `at`.
     pub async fn sleep_until(&self, at: Instant) {
         match self {

@@ -95,7 +95,7 @@ async fn spectate(state: AppState, table: Option<TableId>, mut socket: WebSocket
                 Some(frame) => next = Some(frame),
                 None => break,
             },
-            () = sleep_until(&time, due) => {
+            () = time.sleep_until_some(due) => {
                 if let Some((_, text)) = next.take()
                     && sink.send(Message::Text(text.as_ref().into())).await.is_err()
                 {
@@ -122,14 +122,6 @@ async fn spectate(state: AppState, table: Option<TableId>, mut socket: WebSocket
     }
     room.send(Command::Unwatch { conn }).await;
     let _ = sink.close().await;
-}
-
-/// Waits until `at`, or for ever when there is nothing to wait for.
-async fn sleep_until(time: &crate::time::TimeSource, at: Option<Instant>) {
-    match at {
-        Some(at) => time.sleep_until(at).await,
-        None => std::future::pending().await,
-    }
 }
 
 fn frame(message: ServerMessage) -> Message {

@@ -141,7 +141,7 @@ impl Room {
             // happens never depends on which of the two the runtime happened to poll first.
             tokio::select! {
                 biased;
-                () = sleep_until(&self.timing.time, wake) => Box::pin(self.on_timer()).await,
+                () = self.timing.time.sleep_until_some(wake) => Box::pin(self.on_timer()).await,
                 command = rx.recv() => match command {
                     Some(Command::Shutdown { done }) => {
                         let _ = done.send(());
@@ -413,11 +413,4 @@ pub fn random_u64() -> u64 {
         return UnixMillis::now().0 as u64 ^ 0x9E37_79B9_7F4A_7C15;
     }
     u64::from_le_bytes(b)
-}
-
-async fn sleep_until(time: &crate::time::TimeSource, at: Option<Instant>) {
-    match at {
-        Some(t) => time.sleep_until(t).await,
-        None => std::future::pending().await,
-    }
 }
