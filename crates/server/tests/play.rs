@@ -885,13 +885,14 @@ async fn every_claim_window_lasts_the_same_whoever_could_claim() {
     let mut client = Client::connect(addr, &table, &token, None)
         .await
         .expect("connect");
-    // After every discard, nothing more of the hand reaches the player until the window's
-    // last millisecond has passed, whether anyone (the player included) could claim or not;
-    // a claim the player is asked for is due at the window's end.
+    // After every discard (and every added kong, which may be robbed), nothing more of the hand
+    // reaches the player until the window's last millisecond has passed, whether anyone (the
+    // player included) could claim or not; a claim the player is asked for is due at the
+    // window's end.
     let (mut windows, mut claim_prompts) = (0, 0);
     loop {
         let m = client.next(WAIT).await.expect("message").expect("open");
-        if m["event"]["kind"] == "discarded" {
+        if ["discarded", "kong_offered"].contains(&m["event"]["kind"].as_str().unwrap_or("")) {
             let ends = clock.source().unix_ms().0 + WINDOW as i64;
             for step in [WINDOW - 1, 1] {
                 for early in client.sync().await {
