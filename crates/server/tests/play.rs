@@ -782,21 +782,25 @@ async fn a_two_player_hand_with_one_bot_plays_to_its_settlement() {
 async fn quick_match_seats_waiting_players_together_and_fills_with_bots() {
     let (server, clock) = common::sqlite_server_on_clock(|_| {}).await;
     let addr = server.addr;
-    // Four at once: one table, no bots.
-    let mut tasks = Vec::new();
-    for i in 0..4 {
-        let (_, token) = guest(addr, &format!("quick {i}")).await;
-        tasks.push(tokio::spawn(async move {
+    // A quick-match request, answered when the player is seated.
+    let ask = |token: String, ruleset: &'static str| {
+        tokio::spawn(async move {
             http(
                 addr,
                 "POST",
                 "/api/quickmatch",
                 Some(&token),
-                Some(json!({"ruleset": "sichuan"})),
+                Some(json!({ "ruleset": ruleset })),
             )
             .await
             .expect("quick match")
-        }));
+        })
+    };
+    // Four at once: one table, no bots.
+    let mut tasks = Vec::new();
+    for i in 0..4 {
+        let (_, token) = guest(addr, &format!("quick {i}")).await;
+        tasks.push(ask(token, "sichuan"));
     }
     let mut seated = Vec::new();
     for t in tasks {
@@ -814,20 +818,10 @@ async fn quick_match_seats_waiting_players_together_and_fills_with_bots() {
     // Two alone: seated together with two bots once the wait is over.
     let (_, a) = guest(addr, "quick a").await;
     let (_, b) = guest(addr, "quick b").await;
-    let ask = |token: String| {
-        tokio::spawn(async move {
-            http(
-                addr,
-                "POST",
-                "/api/quickmatch",
-                Some(&token),
-                Some(json!({"ruleset": "sichuan-xuezhan"})),
-            )
-            .await
-            .expect("quick match")
-        })
-    };
-    let (ta, tb) = (ask(a.clone()), ask(b.clone()));
+    let (ta, tb) = (
+        ask(a.clone(), "sichuan-xuezhan"),
+        ask(b.clone(), "sichuan-xuezhan"),
+    );
     let queues = server.running.state.queues.clone();
     common::eventually("both are queued", async || {
         queues.waiting("sichuan-xuezhan") == 2

@@ -98,6 +98,22 @@ enum Step {
     Message(anyhow::Result<Option<Value>>),
 }
 
+/// The message received, or None (the problem noted) when the connection closed early or no
+/// message came in time.
+fn delivered(obs: &mut Observer, received: anyhow::Result<Option<Value>>) -> Option<Value> {
+    match received {
+        Ok(Some(m)) => Some(m),
+        Ok(None) => {
+            obs.problem("the connection closed before the table did".into());
+            None
+        }
+        Err(e) => {
+            obs.problem(format!("waiting for a message: {e}"));
+            None
+        }
+    }
+}
+
 fn label(table: &Table, role: Role) -> String {
     match role {
         Role::Seat(s) => format!("{} seat {s}", table.preset),
@@ -147,15 +163,10 @@ pub async fn player(
                 let _ = req.reply.send(());
                 continue;
             }
-            Step::Message(Ok(Some(m))) => m,
-            Step::Message(Ok(None)) => {
-                obs.problem("the connection closed before the table did".into());
-                break;
-            }
-            Step::Message(Err(e)) => {
-                obs.problem(format!("waiting for a message: {e}"));
-                break;
-            }
+            Step::Message(r) => match delivered(&mut obs, r) {
+                Some(m) => m,
+                None => break,
+            },
         };
         obs.check(&m, None);
         table.note(&obs);
@@ -241,20 +252,15 @@ pub async fn spectator(
                 obs.model.counted = req.counted;
                 let _ = req.reply.send(());
             }
-            Step::Message(Ok(Some(m))) => {
+            Step::Message(r) => {
+                let Some(m) = delivered(&mut obs, r) else {
+                    break;
+                };
                 obs.check(&m, None);
                 table.note(&obs);
                 if m["type"] == "table_closed" {
                     break;
                 }
-            }
-            Step::Message(Ok(None)) => {
-                obs.problem("the connection closed before the table did".into());
-                break;
-            }
-            Step::Message(Err(e)) => {
-                obs.problem(format!("waiting for a message: {e}"));
-                break;
             }
         }
     }
