@@ -11,6 +11,8 @@
 //! A `.jsonl` file in neither format, an input line without an expected line or an expected line
 //! without an input line fails the run, naming the file and line, so a vector cannot be skipped.
 
+mod vector_files;
+
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -22,13 +24,9 @@ use serde_json::Value;
 /// The environment variable naming a folder of extra vector files.
 const EXTRA: &str = "MAHJONG_EXTRA_VECTORS";
 
-fn repository_vectors() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../conformance")
-}
-
 #[test]
 fn every_repository_vector_holds_and_every_preset_has_some() {
-    let report = check_folder(&repository_vectors());
+    let report = check_folder(&vector_files::repository());
     report.assert_clean();
     let missing: Vec<&str> = RulesetId::ALL
         .iter()
@@ -75,7 +73,7 @@ fn a_wrong_expected_line_is_named_by_file_and_line() {
     let dir = std::env::temp_dir().join(format!("mahjong-vectors-{}", std::process::id()));
     let sub = dir.join("sichuan");
     fs::create_dir_all(&sub).expect("temp folder");
-    let src = repository_vectors().join("sichuan");
+    let src = vector_files::repository().join("sichuan");
     let input = fs::read_to_string(src.join("public.jsonl")).expect("vectors");
     let expected = fs::read_to_string(src.join("public.expected.jsonl")).expect("expected");
     let mut lines: Vec<Value> = expected
@@ -204,20 +202,15 @@ impl Report {
 /// Every vector file under `root`, at any depth, checked.
 fn check_folder(root: &Path) -> Report {
     let mut report = Report::default();
-    let mut files = Vec::new();
-    collect_jsonl(root, &mut files);
-    files.sort();
-    for file in files {
-        let name = file.to_string_lossy();
-        if name.ends_with(".expected.jsonl") {
-            let input = PathBuf::from(name.replace(".expected.jsonl", ".jsonl"));
-            if !input.exists() {
+    for file in vector_files::jsonl_files(root) {
+        if vector_files::is_expected(&file) {
+            if !vector_files::input_of(&file).exists() {
                 report.fail(&file, 0, "-", "an expected file without its vectors".into());
             }
             continue;
         }
         report.files += 1;
-        let expected = PathBuf::from(name.replace(".jsonl", ".expected.jsonl"));
+        let expected = vector_files::expected_of(&file);
         if expected.exists() {
             check_settle(&file, &expected, &mut report);
         } else if is_golden(&file) {
@@ -233,18 +226,6 @@ fn check_folder(root: &Path) -> Report {
         }
     }
     report
-}
-
-fn collect_jsonl(dir: &Path, out: &mut Vec<PathBuf>) {
-    let entries = fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
-    for entry in entries {
-        let path = entry.expect("a folder entry").path();
-        if path.is_dir() {
-            collect_jsonl(&path, out);
-        } else if path.extension().is_some_and(|e| e == "jsonl") {
-            out.push(path);
-        }
-    }
 }
 
 /// Non-empty lines with their 1-based numbers.

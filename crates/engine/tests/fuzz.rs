@@ -10,9 +10,9 @@
 //! prove nothing about the scorers. `FUZZ_LINES` sets the cases per preset (default 3,000).
 
 mod knobs;
+mod vector_files;
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
 use engine::format::settle_text;
 use engine::ruleset::RulesetId;
@@ -140,27 +140,15 @@ fn check_answer(id: RulesetId, case: u32, text: &str, out: &Value, tally: &mut T
 
 /// The repository's settle vectors that settle, by preset.
 fn settling_vectors() -> BTreeMap<String, Vec<Value>> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../conformance");
     let mut out: BTreeMap<String, Vec<Value>> = BTreeMap::new();
-    for dir in std::fs::read_dir(&root).expect("conformance/") {
-        let dir = dir.expect("entry").path();
-        for file in std::fs::read_dir(&dir).into_iter().flatten() {
-            let file = file.expect("entry").path();
-            let name = file.to_string_lossy().into_owned();
-            if !name.ends_with(".jsonl")
-                || name.ends_with(".expected.jsonl")
-                || !Path::new(&name.replace(".jsonl", ".expected.jsonl")).exists()
-            {
-                continue;
-            }
-            let text = std::fs::read_to_string(&file).expect("vectors");
-            for line in text.lines().filter(|l| !l.trim().is_empty()) {
-                let settles = serde_json::to_value(settle_text(line))
-                    .is_ok_and(|v| v.get("deltas").is_some());
-                if let (true, Ok(v)) = (settles, serde_json::from_str::<Value>(line)) {
-                    let ruleset = v["ruleset"].as_str().unwrap_or_default().to_owned();
-                    out.entry(ruleset).or_default().push(v);
-                }
+    for file in vector_files::settle_files(&vector_files::repository()) {
+        let text = std::fs::read_to_string(&file).expect("vectors");
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let settles =
+                serde_json::to_value(settle_text(line)).is_ok_and(|v| v.get("deltas").is_some());
+            if let (true, Ok(v)) = (settles, serde_json::from_str::<Value>(line)) {
+                let ruleset = v["ruleset"].as_str().unwrap_or_default().to_owned();
+                out.entry(ruleset).or_default().push(v);
             }
         }
     }
