@@ -12,6 +12,10 @@ pub struct Args {
     /// `--table-record`.
     #[arg(value_name = "FILE")]
     record: PathBuf,
+    /// Print the finished hand of a hand record as a `settle` line (conformance/README.md)
+    /// instead of its summary: what a club keeps of a disputed hand, and `mahjong settle` reads.
+    #[arg(long)]
+    settle_line: bool,
 }
 
 /// Runs the command.
@@ -39,6 +43,18 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let record: HandRecord =
         serde_json::from_str(&text).context("neither a hand record nor a table record")?;
     let game = record.replay()?;
+    if args.settle_line {
+        anyhow::ensure!(
+            game.is_over(),
+            "the record stops before the hand ends ({} actions)",
+            record.actions.len()
+        );
+        let id = engine::format::serde_json_id::Id::Text(format!("seed-{}", record.seed));
+        let line =
+            engine::format::SettleInput::from_hand(id, game.ruleset(), &game.finished_hand());
+        println!("{}", serde_json::to_string(&line)?);
+        return Ok(());
+    }
     match game.settlement() {
         Some(st) => {
             let players = usize::from(game.players());

@@ -168,6 +168,22 @@ fn simulate_is_deterministic_and_replayable() {
     let replayed = last_json(&String::from_utf8_lossy(&replay.stdout));
     assert_eq!(replayed["ruleset"], "sichuan-xuezhan-9");
     assert_eq!(replayed["deltas"].as_array().map(Vec::len), Some(4));
+    // The hand written as a settle line settles to the same deltas.
+    let line = mahjong()
+        .args(["replay", "--settle-line"])
+        .arg(&record)
+        .output()
+        .expect("runs");
+    assert!(
+        line.status.success(),
+        "{}",
+        String::from_utf8_lossy(&line.stderr)
+    );
+    let line = String::from_utf8_lossy(&line.stdout).into_owned();
+    assert!(line.contains("\"ruleset\":\"sichuan-xuezhan-9\""), "{line}");
+    let (settled, ok) = run_with_stdin(&["settle"], &line);
+    assert!(ok, "{settled}");
+    assert_eq!(last_json(&settled)["deltas"], replayed["deltas"], "{line}");
     // The whole table replays to the same final scores.
     let table = dir.join("table.json");
     let run = mahjong()

@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 pub mod score;
+mod write;
 
 pub use score::{ScoreInput, ScoreOutput, score_line, score_text};
 
@@ -18,14 +19,15 @@ use crate::tiles::TileCounts;
 
 /// One input line. Unknown top-level fields (a `note`, say) are ignored; inside seats, melds
 /// and wins every field must be known, so a misspelt flag is refused rather than ignored.
-#[derive(Clone, Debug, Deserialize)]
+/// [`SettleInput::from_hand`] writes a finished hand back as a line (default fields left out).
+#[derive(Clone, Debug, Deserialize, Serialize)]
 pub struct SettleInput {
     /// Echoed in the output.
     pub id: serde_json_id::Id,
     /// The preset id.
     pub ruleset: String,
     /// Room options.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "RawOptions::is_empty")]
     pub options: RawOptions,
     /// The dealer's seat.
     pub dealer: u8,
@@ -33,13 +35,13 @@ pub struct SettleInput {
     #[serde(default = "east")]
     pub round_wind: Wind,
     /// The wild kind.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wild: Option<String>,
     /// Bonus kinds.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub bonus: Vec<String>,
     /// The dice.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dice: Option<[u8; 2]>,
     /// Each seat.
     pub seats: Vec<SeatInput>,
@@ -47,7 +49,7 @@ pub struct SettleInput {
     #[serde(default)]
     pub wins: Vec<WinInput>,
     /// Carried table facts.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "TableInput::is_empty")]
     pub table: TableInput,
 }
 
@@ -71,25 +73,25 @@ pub mod serde_json_id {
 }
 
 /// One seat of an input line.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct SeatInput {
     /// Concealed tiles without the winning tile.
     #[serde(default)]
     pub concealed: String,
     /// Declared melds.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub melds: Vec<MeldInput>,
     /// Flowers.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub flowers: String,
-    /// 定缺 suit letter.
-    #[serde(default)]
+    /// 定缺 suit letter; ignored by a family that declares none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub void: Option<String>,
 }
 
 /// One meld of an input line.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct MeldInput {
     /// `chow`, `pung` or `kong`.
@@ -97,18 +99,27 @@ pub struct MeldInput {
     /// Its tiles.
     pub tiles: String,
     /// The seat claimed from.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from: Option<u8>,
     /// A concealed kong.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub concealed: bool,
     /// An added kong.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub added: bool,
+    /// The seats still in the hand when the meld was made (血战: a kong made after a win is
+    /// paid for only by those); absent means every seat.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub in_play: Option<Vec<u8>>,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// One win of an input line.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct WinInput {
     /// The winner.
@@ -119,63 +130,88 @@ pub struct WinInput {
     #[serde(default)]
     pub from: Option<u8>,
     /// See [`WinFlags`].
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub kong_replacement: bool,
     /// See [`WinFlags`].
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub robbed_kong: bool,
     /// See [`WinFlags`].
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub robbed_concealed_kong: bool,
     /// See [`WinFlags`].
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub last_tile: bool,
     /// See [`WinFlags`].
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub last_of_kind: bool,
     /// See [`WinFlags`].
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub first_turn: bool,
     /// See [`WinFlags`].
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub after_kong_discard: bool,
     /// 报听 declared before the win (two-player); see [`WinFlags`].
-    #[serde(default, alias = "ready", alias = "baoting")]
+    #[serde(
+        default,
+        skip_serializing_if = "is_false",
+        alias = "ready",
+        alias = "baoting"
+    )]
     pub declared_ready: bool,
     /// 天听 (two-player; implies `declared_ready`); see [`WinFlags`].
-    #[serde(default, alias = "tianting")]
+    #[serde(default, skip_serializing_if = "is_false", alias = "tianting")]
     pub ready_first_turn: bool,
     /// A win in the 海底捞月 phase (two-player); see [`WinFlags`].
-    #[serde(default, alias = "extra_draw")]
+    #[serde(default, skip_serializing_if = "is_false", alias = "extra_draw")]
     pub seabed: bool,
 }
 
 /// Carried table facts of an input line.
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct TableInput {
     /// Rounds of 烧庄.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub shaozhuang_rounds: u32,
     /// Claim counts.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub claims: Option<Vec<ClaimInput>>,
     /// The 荒番 counter.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub draw_bonus: u32,
     /// The 上楼 floor.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub floor: u32,
     /// Hands the dealer has kept.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub dealer_streak: u32,
     /// Drawn hands in a row before.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub draw_streak: u32,
 }
 
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+impl TableInput {
+    fn is_empty(&self) -> bool {
+        self.claims.is_none()
+            && [
+                self.shaozhuang_rounds,
+                self.draw_bonus,
+                self.floor,
+                self.dealer_streak,
+                self.draw_streak,
+            ]
+            .iter()
+            .all(|&n| n == 0)
+    }
+}
+
 /// A claim count between two seats.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct ClaimInput {
     /// The claimer.
@@ -246,6 +282,10 @@ impl SettleInput {
         let mut seats: BySeat<SeatHand> = BySeat::default();
         for (i, input) in self.seats.iter().enumerate() {
             seats.0[i] = input.to_hand(players, i)?;
+            // A 定缺 means nothing to a family that declares none (Sichuan standard's Decision).
+            if !ruleset.rules().declares_void() {
+                seats.0[i].void = None;
+            }
         }
         let wins = self
             .wins
@@ -275,6 +315,12 @@ impl SettleInput {
             Some(list) => Some(
                 list.iter()
                     .map(|c| {
+                        if c.by == c.from {
+                            return Err(InputError::Shape(format!(
+                                "claims: seat {} cannot claim from itself",
+                                c.by
+                            )));
+                        }
                         Ok((
                             seat(c.by, players, "claims.by")?,
                             seat(c.from, players, "claims.from")?,
@@ -413,6 +459,13 @@ impl MeldInput {
             return Err(bad("is a concealed kong with a `from`"));
         }
         let claimed = from.map(|_| first);
+        let in_play = match &self.in_play {
+            None => SeatSet::all(players),
+            Some(list) => list
+                .iter()
+                .map(|&s| seat(s, players, "meld.in_play"))
+                .collect::<Result<SeatSet, _>>()?,
+        };
         Ok(PlacedMeld {
             meld: Meld {
                 kind,
@@ -420,7 +473,7 @@ impl MeldInput {
                 from,
                 claimed,
             },
-            in_play: SeatSet::all(players),
+            in_play,
         })
     }
 }
@@ -548,7 +601,7 @@ pub fn settle_line(input: &SettleInput) -> SettleOutput {
         Ok(x) => x,
         Err(e) => return SettleOutput::refused(Some(id), e.code(), e.to_string()),
     };
-    match ruleset.rules().settle(&hand) {
+    match ruleset.settle(&hand) {
         Ok(st) => SettleOutput::settled(id, hand.players, &st),
         Err(e) => {
             let code = match e {

@@ -259,6 +259,16 @@ pub trait Rules: Send + Sync {
     fn last_tile_thrown(&self) -> bool {
         false
     }
+    /// Whether the family turns up a wild kind each hand (惠牌, 财神): a finished hand then always
+    /// names it, and no meld holds it.
+    fn has_wild(&self) -> bool {
+        false
+    }
+    /// The kind of the indicator that names `wild` as the wild kind: that copy is turned up
+    /// and out of play for the hand, so a finished hand holds at most three of its kind.
+    fn wild_indicator(&self, _wild: Tile) -> Option<Tile> {
+        None
+    }
     /// Whether a concealed kong may be robbed (a robbing window opens for it as for an added
     /// kong); the family's scoring then decides which wins may rob it (Beijing: 一条龙 only).
     fn concealed_kong_robbable(&self) -> bool {
@@ -332,11 +342,13 @@ pub trait Rules: Send + Sync {
     fn payment_for(&self, value: i64) -> i64 {
         value
     }
-    /// Settles a finished hand.
+    /// Scores a finished hand that the [`crate::settle::referee`] has already found legal for
+    /// this family: only [`Ruleset::settle`] calls it, after the referee, so a family answers
+    /// what its scoring needs and never repeats (or forgets) a check of what a hand may be.
     ///
     /// # Errors
-    /// [`SettleError`] when the hand is not a legal finished hand of this ruleset.
-    fn settle(&self, hand: &FinishedHand) -> Result<Settlement, SettleError>;
+    /// [`SettleError`] for what only the family's scoring can tell.
+    fn settle_checked(&self, hand: &FinishedHand) -> Result<Settlement, SettleError>;
     /// The dealer and streak counters of the next hand.
     fn next_hand(&self, state: &crate::table::TableState, result: &HandResult) -> NextHand;
     /// Hands in a full match where the rules define one (Guobiao: four wind rounds of four);
@@ -468,6 +480,17 @@ impl Ruleset {
         Ruleset {
             family: Family::Plain(plain),
         }
+    }
+
+    /// Settles a finished hand: the [`crate::settle::referee`] checks that play could have
+    /// reached it, then the family scores it. The one way a hand is settled, in play and from
+    /// `settle` lines alike.
+    ///
+    /// # Errors
+    /// [`SettleError`] naming the first thing that makes the hand impossible or not a win.
+    pub fn settle(&self, hand: &FinishedHand) -> Result<Settlement, SettleError> {
+        crate::settle::referee::check(self.rules(), hand)?;
+        self.rules().settle_checked(hand)
     }
 
     /// The preset id.

@@ -300,6 +300,14 @@ pub fn next_for_indicator(indicator: Tile) -> Tile {
     Tile::new(indicator.suit(), next).unwrap_or(indicator)
 }
 
+/// The indicator that names `wild` under [`next_for_indicator`] (the kind before it in its
+/// cycle).
+pub fn indicator_for(wild: Tile) -> Tile {
+    Tile::playing()
+        .find(|&t| t.suit() == wild.suit() && next_for_indicator(t) == wild)
+        .unwrap_or(wild)
+}
+
 /// An indicator turned up after the deal and the wild kind it names.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct WildDraw {

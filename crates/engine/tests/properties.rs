@@ -7,62 +7,18 @@
 //! preset run with other room options plays a quarter of that.
 
 mod knobs;
+mod policy;
 
 use engine::event::{Audience, EventKind};
 use engine::record::HandRecord;
 use engine::ruleset::{Ruleset, RulesetId};
 use engine::settle::Carried;
-use engine::shape::{self, Forms};
 use engine::view::MeldView;
 use engine::wall::SeededRng;
 use engine::{Action, Game, Seat, Suit, Tile, Wind};
 
 fn hands_per_preset() -> u64 {
     knobs::count("PROPERTY_HANDS", 10_000, 300)
-}
-
-/// A mixed policy: wins most of the time (sometimes passes, to exercise 过水), claims at
-/// random, discards greedily or at random.
-fn choose(game: &Game, seat: Seat, legal: &[Action], rng: &mut SeededRng) -> Action {
-    let roll = rng.below(100);
-    if let Some(&w) = legal
-        .iter()
-        .find(|a| matches!(a, Action::Win | Action::SelfDrawWin))
-        && (roll < 85
-            || !legal
-                .iter()
-                .any(|a| matches!(a, Action::Pass | Action::Discard { .. })))
-    {
-        return w;
-    }
-    let discards: Vec<Tile> = legal
-        .iter()
-        .filter_map(|a| {
-            if let Action::Discard { tile } = a {
-                Some(*tile)
-            } else {
-                None
-            }
-        })
-        .collect();
-    if !discards.is_empty() && roll < 70 {
-        let view = game.view(seat);
-        let hand = view.concealed;
-        let melds = view.seats[seat.index()].melds.len() as u8;
-        let forms = Forms::STANDARD.with(Forms::SEVEN_PAIRS);
-        let best = discards
-            .iter()
-            .min_by_key(|&&t| {
-                let mut h = hand;
-                h.remove(t);
-                shape::shanten(&h, melds, forms)
-            })
-            .copied();
-        if let Some(tile) = best {
-            return Action::Discard { tile };
-        }
-    }
-    legal[rng.below(legal.len() as u32) as usize]
 }
 
 /// Every action a seat could conceivably send, legal or not.
@@ -283,7 +239,7 @@ fn play_checked(ruleset: &Ruleset, seed: u64, deep: bool, watched: bool) -> Game
                 }
             }
         }
-        let action = choose(&game, seat, &legal, &mut rng);
+        let action = policy::choose(&game, seat, &legal, &mut rng);
         game.apply(seat, action)
             .unwrap_or_else(|e| panic!("seed {seed}: listed action refused: {e}"));
         if deep {

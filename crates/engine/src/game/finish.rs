@@ -12,7 +12,7 @@ impl Game {
         self.exhausted = exhausted;
         self.phase = Phase::Ended;
         let hand = self.finished_hand();
-        let outcome = self.ruleset.rules().settle(&hand);
+        let outcome = self.ruleset.settle(&hand);
         if let Ok(settlement) = &outcome {
             let hands = self.seats.map(|_, s| s.concealed.to_tiles());
             self.emit(

@@ -63,7 +63,9 @@ fn a_chicken_hand_below_the_minimum_is_not_offered() {
     assert!(game.legal_actions(seat(1)).contains(&Action::SelfDrawWin));
     assert!(!game.legal_actions(seat(1)).contains(&Action::Win));
     game.apply(seat(1), Action::SelfDrawWin).expect("legal");
-    let settlement = game.settlement().expect("settles");
+    let settlement = game
+        .settlement()
+        .unwrap_or_else(|| panic!("{:?}", game.settle_error()));
     assert_eq!(settlement.fans[0].total, 1);
     assert_eq!(settlement.deltas.0, [-2, 6, -2, -2]);
 }
@@ -105,7 +107,9 @@ fn a_robbed_added_kong_is_paid_by_its_declarer_for_all_three() {
         .expect("legal");
     assert_eq!(game.legal_actions(seat(1)), &[Action::Win, Action::Pass]);
     game.apply(seat(1), Action::Win).expect("legal");
-    let settlement = game.settlement().expect("settles");
+    let settlement = game
+        .settlement()
+        .unwrap_or_else(|| panic!("{:?}", game.settle_error()));
     // 鸡胡 0 + 抢杠 1 = 1 fan → 2 points, three times, all from seat 0.
     assert_eq!(settlement.fans[0].total, 1);
     assert_eq!(settlement.deltas.0, [-6, 6, 0, 0]);
@@ -121,7 +125,9 @@ fn the_feeder_of_an_exposed_kong_pays_for_its_replacement_win() {
     game.apply(seat(1), Action::ExposedKong).expect("legal");
     assert!(game.legal_actions(seat(1)).contains(&Action::SelfDrawWin));
     game.apply(seat(1), Action::SelfDrawWin).expect("legal");
-    let settlement = game.settlement().expect("settles");
+    let settlement = game
+        .settlement()
+        .unwrap_or_else(|| panic!("{:?}", game.settle_error()));
     assert_eq!(settlement.fans[0].total, 3);
     assert_eq!(settlement.deltas.0, [-24, 24, 0, 0]);
     assert_eq!(settlement.extras[0].name, "杠上开花包杠");
@@ -138,13 +144,15 @@ fn three_winners_on_one_discard_are_each_paid_at_least_three_fan() {
     let mut game = hand_in_play(RulesetId::Guangdong, hands, "5p", "9m", "");
     give(&mut game, 1, MeldKind::Chow, "1m", 0);
     give(&mut game, 2, MeldKind::Pung, "4z", 3);
-    give(&mut game, 3, MeldKind::Chow, "7p", 1);
+    give(&mut game, 3, MeldKind::Chow, "7p", 2);
     discard(&mut game, 0, "5p");
     for s in 1..4 {
         game.apply(seat(s), Action::Win).expect("legal");
     }
     assert_eq!(game.wins().len(), 3);
-    let settlement = game.settlement().expect("settles");
+    let settlement = game
+        .settlement()
+        .unwrap_or_else(|| panic!("{:?}", game.settle_error()));
     // 鸡胡 0 → 3 (8), 碰碰胡 2 → 3 (8), 清一色 4 (16): all from seat 0.
     let totals: Vec<i64> = settlement.fans.iter().map(|f| f.total).collect();
     assert_eq!(totals, [3, 3, 4]);

@@ -129,7 +129,9 @@ fn a_caishen_single_wait_wins_only_by_self_draw() {
     assert!(!game.legal_actions(seat(1)).contains(&Action::Win));
     assert!(game.legal_actions(seat(1)).contains(&Action::SelfDrawWin));
     game.apply(seat(1), Action::SelfDrawWin).expect("legal");
-    let settlement = game.settlement().expect("settles");
+    let settlement = game
+        .settlement()
+        .unwrap_or_else(|| panic!("{:?}", game.settle_error()));
     // 混一色 2 + 箭刻 ×2 + 单吊 1 + 自摸 1 = 6 from each.
     assert_eq!(settlement.fans[0].total, 6);
     assert_eq!(settlement.deltas.0, [-6, 18, -6, -6]);
@@ -143,7 +145,10 @@ fn three_caishen_win_only_by_self_draw() {
     assert!(!game.legal_actions(seat(1)).contains(&Action::Win));
     assert!(game.legal_actions(seat(1)).contains(&Action::SelfDrawWin));
     game.apply(seat(1), Action::SelfDrawWin).expect("legal");
-    let fans = &game.settlement().expect("settles").fans[0];
+    let fans = &game
+        .settlement()
+        .unwrap_or_else(|| panic!("{:?}", game.settle_error()))
+        .fans[0];
     assert!(fans.items.iter().any(|i| i.name == "三财神"), "{fans:?}");
 }
 
@@ -175,7 +180,13 @@ fn the_first_winner_in_turn_order_takes_the_discard() {
     game.apply(seat(1), Action::Win).expect("legal");
     assert_eq!(game.wins().len(), 1);
     assert_eq!(game.wins()[0].seat, seat(1));
-    assert_eq!(game.settlement().expect("settles").deltas.0, [-8, 8, 0, 0]);
+    assert_eq!(
+        game.settlement()
+            .unwrap_or_else(|| panic!("{:?}", game.settle_error()))
+            .deltas
+            .0,
+        [-8, 8, 0, 0]
+    );
 }
 
 #[test]
@@ -194,7 +205,9 @@ fn a_flower_drawn_is_replaced_from_the_tail_past_the_turned_up_caishen() {
     assert_eq!(game.seats[seat(1)].flowers, [tile("2f")]);
     assert!(matches!(game.phase, Phase::Turn(t) if t.drawn == Some(tile("2p"))));
     game.apply(seat(1), Action::SelfDrawWin).expect("legal");
-    let settlement = game.settlement().expect("settles");
+    let settlement = game
+        .settlement()
+        .unwrap_or_else(|| panic!("{:?}", game.settle_error()));
     // 平胡 1 + 嵌张 1 + 自摸 1 + 硬胡 1 + 正花 1 = 5 from each.
     assert_eq!(settlement.fans[0].total, 5);
     assert_eq!(settlement.deltas.0, [-5, 15, -5, -5]);

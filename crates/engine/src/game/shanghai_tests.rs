@@ -30,7 +30,9 @@ fn assert_eight_flowers_won(game: &Game) {
     assert!(game.is_over(), "the hand ends at the eighth flower");
     let win = game.wins().first().expect("a win");
     assert_eq!((win.seat, win.tile, win.from), (seat(1), tile("8f"), None));
-    let settlement = game.settlement().expect("settles");
+    let settlement = game
+        .settlement()
+        .unwrap_or_else(|| panic!("{:?}", game.settle_error()));
     assert_eq!(settlement.fans[0].items[0].name, "八花齐");
     // Two 勒子 (20) from each of the other three, no 开宝 with dice 2 and 3.
     assert_eq!(settlement.deltas[seat(1)], 60);
@@ -87,7 +89,12 @@ fn the_eighth_flower_as_a_kongs_replacement_wins_at_once() {
     assert!(game.is_over());
     let win = game.wins().first().expect("a win");
     assert_eq!((win.seat, win.tile), (seat(0), tile("8f")));
-    assert_eq!(game.settlement().expect("settles").deltas[seat(0)], 60);
+    assert_eq!(
+        game.settlement()
+            .unwrap_or_else(|| panic!("{:?}", game.settle_error()))
+            .deltas[seat(0)],
+        60
+    );
 }
 
 #[test]
@@ -132,7 +139,12 @@ fn a_seat_dealt_every_flower_wins_once_the_deal_is_replaced() {
         14,
         "the dealer never discarded"
     );
-    assert_eq!(game.settlement().expect("settles").deltas[seat(1)], 60);
+    assert_eq!(
+        game.settlement()
+            .unwrap_or_else(|| panic!("{:?}", game.settle_error()))
+            .deltas[seat(1)],
+        60
+    );
     // Every tile is still somewhere.
     let total: u32 = game.census().iter().sum();
     assert_eq!(total, 144);
@@ -182,7 +194,9 @@ fn two_players_win_on_one_discard_and_the_discarder_pays_both() {
     game.apply(seat(3), Action::Win).expect("legal");
     assert!(game.is_over());
     assert_eq!(game.wins().len(), 2);
-    let settlement = game.settlement().expect("settles");
+    let settlement = game
+        .settlement()
+        .unwrap_or_else(|| panic!("{:?}", game.settle_error()));
     // Two 碰碰胡 shares of 底分 2 (seat 3's 1s pung gives no 花), both from seat 0.
     assert_eq!(settlement.deltas[seat(0)], -4);
     assert_eq!(
@@ -256,7 +270,9 @@ fn an_added_kong_can_be_robbed_and_a_concealed_one_cannot() {
         .expect("legal");
     assert_eq!(game.legal_actions(seat(2)), &[Action::Win, Action::Pass]);
     game.apply(seat(2), Action::Win).expect("legal");
-    let settlement = game.settlement().expect("settles");
+    let settlement = game
+        .settlement()
+        .unwrap_or_else(|| panic!("{:?}", game.settle_error()));
     // 清一色 is one 勒子 (10); the declarer pays three shares, nobody else pays.
     assert_eq!(settlement.deltas[seat(0)], -30);
     assert_eq!(settlement.deltas[seat(2)], 30);

@@ -38,7 +38,7 @@ fn two_seats_ready_on_one_discard_give_one_win_to_the_first_after_the_discarder(
     hands[2] = "2m3m4m 5p6p7p 3s4s5s 7z";
     let mut game = hand_in_play(RulesetId::Suzhou, hands, "7z", "9m", "");
     give(&mut game, 1, MeldKind::Chow, "1m", 0);
-    give(&mut game, 2, MeldKind::Chow, "1p", 0);
+    give(&mut game, 2, MeldKind::Chow, "1p", 1);
     discard(&mut game, 0, "7z");
     assert!(game.legal_actions(seat(1)).contains(&Action::Win));
     assert!(game.legal_actions(seat(2)).contains(&Action::Win));
@@ -46,7 +46,9 @@ fn two_seats_ready_on_one_discard_give_one_win_to_the_first_after_the_discarder(
     game.apply(seat(1), Action::Win).expect("legal");
     assert_eq!(game.wins().len(), 1);
     assert_eq!(game.wins()[0].seat, seat(1));
-    let settlement = game.settlement().expect("settles");
+    let settlement = game
+        .settlement()
+        .unwrap_or_else(|| panic!("{:?}", game.settle_error()));
     // Seat 1: 平胡 1, open, on a discard: 1 point from seat 0.
     assert_eq!(settlement.fans[0].total, 1);
     assert_eq!(settlement.deltas.0, [-1, 1, 0, 0]);
@@ -65,7 +67,9 @@ fn a_robbed_added_kong_is_last_of_kind_and_paid_once_by_its_declarer() {
         .expect("legal");
     assert_eq!(game.legal_actions(seat(1)), &[Action::Win, Action::Pass]);
     game.apply(seat(1), Action::Win).expect("legal");
-    let settlement = game.settlement().expect("settles");
+    let settlement = game
+        .settlement()
+        .unwrap_or_else(|| panic!("{:?}", game.settle_error()));
     // 平胡 1, 和绝张 ×2 = 2, not 自摸: seat 0 pays 2 once.
     assert_eq!(settlement.fans[0].total, 2);
     assert_eq!(settlement.deltas.0, [-2, 2, 0, 0]);
@@ -83,7 +87,9 @@ fn a_concealed_self_draw_of_the_last_copy_doubles_three_times() {
     discard(&mut game, 0, "9m");
     assert!(game.legal_actions(seat(1)).contains(&Action::SelfDrawWin));
     game.apply(seat(1), Action::SelfDrawWin).expect("legal");
-    let settlement = game.settlement().expect("settles");
+    let settlement = game
+        .settlement()
+        .unwrap_or_else(|| panic!("{:?}", game.settle_error()));
     // 平胡 1 × 2 (门清) × 2 (自摸) × 2 (和绝张) = 8 from each.
     assert_eq!(settlement.fans[0].total, 8);
     assert_eq!(settlement.deltas.0, [-8, 24, -8, -8]);
@@ -97,7 +103,9 @@ fn seven_pairs_wins_on_a_discard() {
     discard(&mut game, 0, "7z");
     assert!(game.legal_actions(seat(1)).contains(&Action::Win));
     game.apply(seat(1), Action::Win).expect("legal");
-    let settlement = game.settlement().expect("settles");
+    let settlement = game
+        .settlement()
+        .unwrap_or_else(|| panic!("{:?}", game.settle_error()));
     // 七对 4, 门清 ×2 = 8 from the discarder.
     assert_eq!(settlement.fans[0].total, 8);
     assert_eq!(settlement.deltas.0, [-8, 8, 0, 0]);

@@ -95,7 +95,9 @@ fn play(rules: &Ruleset, seed: u64, seen: &mut Seen) -> Game {
             }
         }
     }
-    let st = game.settlement().expect("settles");
+    let st = game
+        .settlement()
+        .unwrap_or_else(|| panic!("{:?}", game.settle_error()));
     assert_eq!(st.deltas.0.iter().sum::<i64>(), 0);
     seen.flowers += game
         .table_seats()

@@ -98,7 +98,9 @@ fn declaring_ready_locks_the_hand_and_the_engine_discards_for_it() {
     act(&mut game, 0, Action::SelfDrawWin);
     let win = game.wins()[0];
     assert!(win.flags.seabed && win.flags.declared_ready && !win.flags.last_tile);
-    let st = game.settlement().expect("settles");
+    let st = game
+        .settlement()
+        .unwrap_or_else(|| panic!("{:?}", game.settle_error()));
     let names: Vec<&str> = st.fans[0].items.iter().map(|i| i.name).collect();
     assert!(
         names.contains(&"海底捞月") && names.contains(&"门清报听"),
@@ -129,7 +131,9 @@ fn the_seabed_phase_goes_to_the_first_ready_and_ends_drawn_after_three_draws() {
     assert!(game.is_over());
     assert!(game.is_exhausted());
     assert_eq!(game.wall.unused().len(), 1, "three draws, no more");
-    let st = game.settlement().expect("settles");
+    let st = game
+        .settlement()
+        .unwrap_or_else(|| panic!("{:?}", game.settle_error()));
     assert_eq!(st.deltas.0, [0, 0, 0, 0], "a drawn hand pays nothing");
 
     // Without a 报听, the hand waiting since the earlier discard draws.
@@ -202,7 +206,9 @@ fn robbing_an_added_kong_counts_as_a_self_draw() {
     act(&mut game, 0, Action::AddedKong { tile: tile("5p") });
     assert_eq!(game.legal_actions(seat(1)), [Action::Win, Action::Pass]);
     act(&mut game, 1, Action::Win);
-    let st = game.settlement().expect("settles");
+    let st = game
+        .settlement()
+        .unwrap_or_else(|| panic!("{:?}", game.settle_error()));
     let names: Vec<&str> = st.fans[0].items.iter().map(|i| i.name).collect();
     assert!(names.contains(&"门清自摸"), "{names:?}");
 }

@@ -37,7 +37,9 @@ fn a_discard_win_is_paid_by_all_three() {
     discard(&mut game, 0, "1z");
     assert!(game.legal_actions(seat(1)).contains(&Action::Win));
     game.apply(seat(1), Action::Win).expect("legal");
-    let settlement = game.settlement().expect("settles");
+    let settlement = game
+        .settlement()
+        .unwrap_or_else(|| panic!("{:?}", game.settle_error()));
     assert_eq!(settlement.fans[0].total, 6);
     // The dealer pays 6 + 底番 2; the other two 6 each.
     assert_eq!(settlement.deltas.0, [-8, 20, -6, -6]);
@@ -53,7 +55,9 @@ fn a_closed_wait_filled_from_a_discard_scores_yadang() {
     game.apply(seat(1), Action::Win).expect("legal");
     // Seat 2 could pung the 2m; the win takes precedence once it has answered.
     game.apply(seat(2), Action::Pass).expect("legal");
-    let settlement = game.settlement().expect("settles");
+    let settlement = game
+        .settlement()
+        .unwrap_or_else(|| panic!("{:?}", game.settle_error()));
     assert_eq!(settlement.fans[0].total, 9);
     assert_eq!(settlement.fans[0].items[0].name, "押当");
     // The dealer pays 9 + 底番 4.
@@ -73,7 +77,9 @@ fn two_seats_ready_on_one_discard_give_one_win_to_the_first_after_the_discarder(
     game.apply(seat(1), Action::Win).expect("legal");
     assert_eq!(game.wins().len(), 1);
     assert_eq!(game.wins()[0].seat, seat(1));
-    let settlement = game.settlement().expect("settles");
+    let settlement = game
+        .settlement()
+        .unwrap_or_else(|| panic!("{:?}", game.settle_error()));
     // 9 支 on a discard: 2 + 5 = 7; the dealer pays 9.
     assert_eq!(settlement.deltas.0, [-9, 23, -7, -7]);
 }

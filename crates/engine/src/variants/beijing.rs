@@ -46,13 +46,12 @@ use crate::ruleset::{
 };
 use crate::seat::Seat;
 use crate::settle::{
-    ExtraLine, FinishedHand, SeatHand, SettleError, Settlement, WinnerFans, check_physical,
-    describe,
+    ExtraLine, FinishedHand, SeatHand, SettleError, Settlement, WinnerFans, describe,
 };
 use crate::shape::Forms;
 use crate::table::TableState;
 use crate::tile::Tile;
-use crate::wall::{ReplacementEnd, TileSetKind, Wall, WildDraw, next_for_indicator};
+use crate::wall::{ReplacementEnd, TileSetKind, Wall, WildDraw, indicator_for, next_for_indicator};
 
 /// Tiles of the reserve (保留牌) before any kong: seven stacks.
 const RESERVE: usize = 14;
@@ -201,6 +200,12 @@ impl Rules for Beijing {
     fn reserve(&self, kongs: u32) -> usize {
         RESERVE + 2 * kongs.saturating_sub(1) as usize
     }
+    fn has_wild(&self) -> bool {
+        !self.y2020()
+    }
+    fn wild_indicator(&self, wild: Tile) -> Option<Tile> {
+        Some(indicator_for(wild))
+    }
     fn wild_tile(&self, wall: &mut Wall, _dice: [u8; 2]) -> Option<WildDraw> {
         if self.y2020() {
             return None;
@@ -259,13 +264,7 @@ impl Rules for Beijing {
             value * self.base
         }
     }
-    fn settle(&self, hand: &FinishedHand) -> Result<Settlement, SettleError> {
-        check_physical(hand, TileSetKind::Honors136)?;
-        if hand.players != 4 {
-            return Err(SettleError::Inconsistent(
-                "Beijing is played by four".into(),
-            ));
-        }
+    fn settle_checked(&self, hand: &FinishedHand) -> Result<Settlement, SettleError> {
         let mut st = Settlement::default();
         for win in &hand.wins {
             let sh = &hand.seats[win.seat];

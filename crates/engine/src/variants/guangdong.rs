@@ -49,9 +49,7 @@ use crate::ruleset::{
     RulesetId, WinCheck, WinScore, reject_unknown,
 };
 use crate::seat::Seat;
-use crate::settle::{
-    ExtraLine, FinishedHand, SettleError, Settlement, Win, WinnerFans, check_physical, describe,
-};
+use crate::settle::{ExtraLine, FinishedHand, SettleError, Settlement, Win, WinnerFans, describe};
 use crate::shape::Forms;
 use crate::table::TableState;
 use crate::wall::TileSetKind;
@@ -201,27 +199,6 @@ fn kong_feeder(hand: &FinishedHand, win: &Win) -> Option<Seat> {
     exposed.then_some(last.meld.from).flatten()
 }
 
-/// Several wins in one hand must be the winners of one discard or of one robbed kong: the hand
-/// ends at the first win.
-fn check_wins(hand: &FinishedHand) -> Result<(), SettleError> {
-    let Some(first) = hand.wins.first() else {
-        return Ok(());
-    };
-    let one_tile = hand.wins.iter().all(|w| {
-        w.from.is_some()
-            && w.from == first.from
-            && w.tile == first.tile
-            && w.flags.robbed_kong == first.flags.robbed_kong
-    });
-    if hand.wins.len() > 1 && !one_tile {
-        return Err(SettleError::Inconsistent(
-            "the hand ends at the first win; several winners must share one discard or one robbed kong"
-                .into(),
-        ));
-    }
-    Ok(())
-}
-
 impl Rules for Guangdong {
     fn id(&self) -> RulesetId {
         RulesetId::Guangdong
@@ -257,14 +234,7 @@ impl Rules for Guangdong {
     fn payment_for(&self, value: i64) -> i64 {
         self.points(value)
     }
-    fn settle(&self, hand: &FinishedHand) -> Result<Settlement, SettleError> {
-        check_physical(hand, TileSetKind::Honors136)?;
-        if hand.players != 4 {
-            return Err(SettleError::Inconsistent(
-                "Guangdong is played by four".into(),
-            ));
-        }
-        check_wins(hand)?;
+    fn settle_checked(&self, hand: &FinishedHand) -> Result<Settlement, SettleError> {
         // 一炮三响: three winners on one discard are each paid at least 3 fan.
         let three_on_a_discard = hand.wins.len() == 3
             && hand

@@ -37,8 +37,7 @@ use crate::ruleset::{
 };
 use crate::seat::Seat;
 use crate::settle::{
-    FanItem, FinishedHand, SeatHand, SettleError, Settlement, Win, WinnerFans, check_physical,
-    describe,
+    FanItem, FinishedHand, SeatHand, SettleError, Settlement, Win, WinnerFans, describe,
 };
 use crate::shape::Forms;
 use crate::table::TableState;
@@ -163,22 +162,11 @@ impl Rules for Guobiao {
         self.score_win(check.hand, check.win, check.dealer, check.round_wind)
     }
 
-    fn settle(&self, hand: &FinishedHand) -> Result<Settlement, SettleError> {
-        check_physical(hand, TileSetKind::Flowers144)?;
-        if hand.players != 4 {
-            return Err(SettleError::Inconsistent(
-                "Guobiao is played by four".into(),
-            ));
-        }
+    fn settle_checked(&self, hand: &FinishedHand) -> Result<Settlement, SettleError> {
         let mut st = Settlement::default();
-        let win = match hand.wins.as_slice() {
-            [] => return Ok(st),
-            [win] => win,
-            _ => {
-                return Err(SettleError::Inconsistent(
-                    "Guobiao has one winner per hand (head bump)".into(),
-                ));
-            }
+        // The referee lets through at most one win: Guobiao plays head bump.
+        let Some(win) = hand.wins.first() else {
+            return Ok(st);
         };
         let sh = &hand.seats[win.seat];
         let scored = self

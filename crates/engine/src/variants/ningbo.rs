@@ -67,13 +67,11 @@ use crate::ruleset::{
     HandResult, NextHand, OptionError, OptionSpec, OptionValue, RawOptions, Rules, RulesetId,
     WinCheck, WinScore, reject_unknown,
 };
-use crate::settle::{
-    FinishedHand, SettleError, Settlement, Win, WinnerFans, check_physical, describe,
-};
+use crate::settle::{FinishedHand, SettleError, Settlement, Win, WinnerFans, describe};
 use crate::shape::Forms;
 use crate::table::TableState;
 use crate::tile::Tile;
-use crate::wall::{ReplacementEnd, TileSetKind, Wall, WildDraw, next_for_indicator};
+use crate::wall::{ReplacementEnd, TileSetKind, Wall, WildDraw, indicator_for, next_for_indicator};
 
 pub use fan::{MIN_TAI, THREE_CAISHEN_TAI};
 pub use pay::{
@@ -192,42 +190,6 @@ impl Ningbo {
             reason,
         })
     }
-
-    /// What the settle format must agree with: four players, one win at most (head bump), a
-    /// 财神 kind that is a playing tile, never in a declared meld, and (under `same`) at most
-    /// the three copies left live by the indicator.
-    fn check_hand(&self, hand: &FinishedHand) -> Result<Tile, SettleError> {
-        let bad = |s: &str| Err(SettleError::Inconsistent(s.to_owned()));
-        if hand.players != 4 {
-            return bad("Ningbo is played by four");
-        }
-        if hand.wins.len() > 1 {
-            return bad("Ningbo has no 一炮多响: the first winner in turn order takes the hand");
-        }
-        let Some(wild) = hand.wild.filter(|w| !w.is_flower()) else {
-            return bad("a Ningbo hand always turns up a 财神: give `wild`, a playing tile");
-        };
-        let in_meld = hand.seats_in_play().any(|s| {
-            hand.seats[s]
-                .melds
-                .iter()
-                .any(|m| m.meld.tiles().contains(&wild))
-        });
-        if in_meld {
-            return bad("a 财神 is never claimed, so it is in no declared meld");
-        }
-        let held: u32 = hand
-            .seats_in_play()
-            .map(|s| u32::from(hand.seats[s].concealed.get(wild)))
-            .sum::<u32>()
-            + hand.wins.iter().filter(|w| w.tile == wild).count() as u32;
-        if self.caishen == CaishenRule::Same && held > 3 {
-            return bad(
-                "under `same` the indicator is one of the four copies: three 财神 are live",
-            );
-        }
-        Ok(wild)
-    }
 }
 
 impl Rules for Ningbo {
@@ -248,6 +210,15 @@ impl Rules for Ningbo {
     }
     fn multi_win(&self) -> bool {
         false
+    }
+    fn has_wild(&self) -> bool {
+        true
+    }
+    fn wild_indicator(&self, wild: Tile) -> Option<Tile> {
+        Some(match self.caishen {
+            CaishenRule::Same => wild,
+            CaishenRule::Next => indicator_for(wild),
+        })
     }
     fn break_stacks(&self, dice: [u8; 2]) -> u8 {
         dice[0].max(dice[1])
@@ -278,9 +249,7 @@ impl Rules for Ningbo {
     fn payment_for(&self, value: i64) -> i64 {
         value * self.base
     }
-    fn settle(&self, hand: &FinishedHand) -> Result<Settlement, SettleError> {
-        check_physical(hand, TileSetKind::Flowers144)?;
-        self.check_hand(hand)?;
+    fn settle_checked(&self, hand: &FinishedHand) -> Result<Settlement, SettleError> {
         let mut st = Settlement::default();
         for win in &hand.wins {
             let scored = self.judge(hand, win)?;

@@ -25,9 +25,7 @@ use crate::ruleset::{
     HandResult, MissedWin, NextHand, OptionError, OptionSpec, OptionValue, RawOptions, Rules,
     RulesetId, WinCheck, WinScore, completes_shape, reject_unknown,
 };
-use crate::settle::{
-    FinishedHand, SeatHand, SettleError, Settlement, WinnerFans, check_physical, describe,
-};
+use crate::settle::{FinishedHand, SeatHand, SettleError, Settlement, WinnerFans, describe};
 use crate::shape::Forms;
 use crate::table::TableState;
 use crate::tile::Tile;
@@ -124,13 +122,7 @@ impl Rules for Shanghai {
     fn payment_for(&self, value: i64) -> i64 {
         value
     }
-    fn settle(&self, hand: &FinishedHand) -> Result<Settlement, SettleError> {
-        check_physical(hand, TileSetKind::Flowers144)?;
-        if hand.players != 4 {
-            return Err(SettleError::Inconsistent(
-                "Shanghai is played by four".into(),
-            ));
-        }
+    fn settle_checked(&self, hand: &FinishedHand) -> Result<Settlement, SettleError> {
         let mut st = Settlement::default();
         for win in &hand.wins {
             let sh = &hand.seats[win.seat];

@@ -20,9 +20,11 @@
 //! - **Forced win on the last four** applies to a tile that appears (is drawn, or discarded)
 //!   once the live wall holds fewer than four tiles after it: a drawn tile that is one of the last
 //!   four, or a discard made after one of them was drawn. Draws and discards use the same cut.
-//! - **根 in the standard preset** is four copies of a kind anywhere in the winning hand that are
-//!   not a declared kong (an exposed pung plus the fourth tile in a concealed set counts); kongs
-//!   score their own +1 as 杠. The seed's "四张同样的牌" does not limit it to concealed tiles.
+//! - **根 in the standard preset** is, as sichuan.md decides, four identical tiles in the
+//!   concealed hand (the winning tile included) that are not a kong: an exposed pung with its
+//!   fourth tile in hand is no 根. Kongs score their own +1 as 杠.
+//! - **根 in the 血战 presets** is four identical tiles "held or konged" (sichuan.md): a kong
+//!   counts, and so does an exposed pung with its fourth tile in hand.
 //! - **定缺 in the standard preset** does not exist: a `void` given in a `settle` line for
 //!   `sichuan` is ignored (缺一门 is checked at win time as always).
 //! - **杠上花 after 引杠** (standard preset): the replacement is taken to belong to the winner's
@@ -41,14 +43,13 @@
 //! - **Escapes:** no penalty. The rules say the computer plays a departed player's seat to the
 //!   end of the hand and the hand is settled normally, so `escape_penalty` keeps its default.
 
-use crate::meld::MeldKind;
 use crate::ruleset::OptionSpec;
 use crate::ruleset::{
     HandResult, MissedWin, NextHand, OptionError, RawOptions, Rules, RulesetId, WinCheck, WinScore,
     reject_unknown,
 };
 use crate::seat::SeatSet;
-use crate::settle::{FinishedHand, SettleError, Settlement, WinnerFans, check_physical, describe};
+use crate::settle::{FinishedHand, SettleError, Settlement, WinnerFans, describe};
 use crate::shape::Forms;
 use crate::table::TableState;
 use crate::wall::{ReplacementEnd, TileSetKind};
@@ -189,25 +190,7 @@ impl Rules for Sichuan {
         self.score_win(check.hand, check.win, check.dealer)
     }
 
-    fn settle(&self, hand: &FinishedHand) -> Result<Settlement, SettleError> {
-        if self.preset == Preset::Standard && hand.seats.0.iter().any(|s| s.void.is_some()) {
-            let mut without_voids = hand.clone();
-            for s in &mut without_voids.seats.0 {
-                s.void = None;
-            }
-            return self.settle(&without_voids);
-        }
-        check_physical(hand, TileSetKind::Suits108)?;
-        if hand.players != 4 {
-            return Err(SettleError::Inconsistent(
-                "Sichuan is played by four".into(),
-            ));
-        }
-        let melds = hand.seats.0.iter().flat_map(|s| &s.melds);
-        if melds.clone().any(|m| m.meld.kind == MeldKind::Chow) {
-            return Err(SettleError::Inconsistent("Sichuan has no chow".into()));
-        }
-        self.check_win_sequence(hand)?;
+    fn settle_checked(&self, hand: &FinishedHand) -> Result<Settlement, SettleError> {
         let mut st = Settlement::default();
         for (i, win) in hand.wins.iter().enumerate() {
             let sh = &hand.seats[win.seat];

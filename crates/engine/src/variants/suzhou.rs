@@ -39,8 +39,7 @@ use crate::ruleset::{
     WinCheck, WinScore, reject_unknown,
 };
 use crate::settle::{
-    FanItem, FinishedHand, SeatHand, SettleError, Settlement, Win, WinnerFans, check_physical,
-    describe,
+    FanItem, FinishedHand, SeatHand, SettleError, Settlement, Win, WinnerFans, describe,
 };
 use crate::shape::{Forms, Set, decompositions, is_complete};
 use crate::table::TableState;
@@ -183,16 +182,6 @@ fn item(name: &'static str, value: i64) -> FanItem {
     }
 }
 
-/// No 一炮多响: the hand ends at its first win.
-fn check_wins(hand: &FinishedHand) -> Result<(), SettleError> {
-    if hand.wins.len() > 1 {
-        return Err(SettleError::Inconsistent(
-            "Suzhou has no 一炮多响: the hand ends at its first win".into(),
-        ));
-    }
-    Ok(())
-}
-
 impl Rules for Suzhou {
     fn id(&self) -> RulesetId {
         RulesetId::Suzhou
@@ -220,12 +209,7 @@ impl Rules for Suzhou {
     fn payment_for(&self, value: i64) -> i64 {
         value * self.base
     }
-    fn settle(&self, hand: &FinishedHand) -> Result<Settlement, SettleError> {
-        check_physical(hand, TileSetKind::Honors136)?;
-        if hand.players != 4 {
-            return Err(SettleError::Inconsistent("Suzhou is played by four".into()));
-        }
-        check_wins(hand)?;
+    fn settle_checked(&self, hand: &FinishedHand) -> Result<Settlement, SettleError> {
         let mut st = Settlement::default();
         for win in &hand.wins {
             let sh = &hand.seats[win.seat];

@@ -2,7 +2,7 @@
 //! chows, head bump, a reserve at the tail, tail replacements. Scores one point per win.
 
 use crate::ruleset::{HandResult, NextHand, Rules, RulesetId, WinCheck, WinScore};
-use crate::settle::{FanItem, FinishedHand, SettleError, Settlement, check_physical, describe};
+use crate::settle::{FanItem, FinishedHand, SettleError, Settlement, describe};
 use crate::shape::Forms;
 use crate::table::TableState;
 use crate::wall::{ReplacementEnd, TileSetKind};
@@ -47,6 +47,12 @@ impl Rules for Plain {
     fn reserve(&self, kongs: u32) -> usize {
         self.reserve + 2 * kongs.saturating_sub(1) as usize
     }
+    fn has_wild(&self) -> bool {
+        self.wild
+    }
+    fn wild_indicator(&self, wild: crate::Tile) -> Option<crate::Tile> {
+        Some(crate::wall::indicator_for(wild))
+    }
     fn wild_tile(
         &self,
         wall: &mut crate::wall::Wall,
@@ -55,7 +61,8 @@ impl Rules for Plain {
         if !self.wild {
             return None;
         }
-        let indicator = wall.set_aside_tail()?;
+        // Flowers are passed over, as Ningbo does: a wild kind is a playing tile.
+        let indicator = wall.turn_up_inside(0, |t| !t.is_flower())?;
         Some(crate::wall::WildDraw {
             indicator,
             wild: crate::wall::next_for_indicator(indicator),
@@ -74,8 +81,7 @@ impl Rules for Plain {
             value: 1,
         })
     }
-    fn settle(&self, hand: &FinishedHand) -> Result<Settlement, SettleError> {
-        check_physical(hand, TileSetKind::Flowers144)?;
+    fn settle_checked(&self, hand: &FinishedHand) -> Result<Settlement, SettleError> {
         let mut st = Settlement::default();
         for w in &hand.wins {
             let sh = &hand.seats[w.seat];

@@ -67,7 +67,7 @@ use crate::ruleset::{
     HandResult, NextHand, OptionError, OptionSpec, OptionValue, RawOptions, Rules, RulesetId,
     WinCheck, WinScore, reject_unknown,
 };
-use crate::settle::{FinishedHand, SettleError, Settlement, WinnerFans, check_physical, describe};
+use crate::settle::{FinishedHand, SettleError, Settlement, WinnerFans, describe};
 use crate::shape::Forms;
 use crate::table::TableState;
 use crate::wall::TileSetKind;
@@ -176,28 +176,9 @@ impl Rules for TwoPlayer {
     fn payment_for(&self, value: i64) -> i64 {
         value.min(CAP) * self.base
     }
-    fn settle(&self, hand: &FinishedHand) -> Result<Settlement, SettleError> {
-        if hand.players != 2 {
-            return Err(SettleError::Inconsistent(
-                "二人麻将 is played by two".into(),
-            ));
-        }
-        check_physical(hand, TileSetKind::Honors136)?;
-        if hand.wins.len() > 1 {
-            return Err(SettleError::Inconsistent(
-                "二人麻将 ends at its first win".into(),
-            ));
-        }
-        if let Some(t) = hand.bonus.iter().find(|t| t.is_flower()) {
-            return Err(SettleError::ForeignTile { tile: *t });
-        }
+    fn settle_checked(&self, hand: &FinishedHand) -> Result<Settlement, SettleError> {
         let mut st = Settlement::default();
         for win in &hand.wins {
-            if win.flags.seabed && win.from.is_some() {
-                return Err(SettleError::Inconsistent(
-                    "a 海底捞月 win is a self-draw".into(),
-                ));
-            }
             let sh = &hand.seats[win.seat];
             let cx = fan::Context {
                 dealer: win.seat == hand.dealer,

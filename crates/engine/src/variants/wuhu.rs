@@ -49,9 +49,7 @@ use crate::ruleset::{
     HandResult, NextHand, OptionError, OptionSpec, OptionValue, RawOptions, Rules, RulesetId,
     WinCheck, WinScore, reject_unknown,
 };
-use crate::settle::{
-    FinishedHand, SettleError, Settlement, Win, WinnerFans, check_physical, describe,
-};
+use crate::settle::{FinishedHand, SettleError, Settlement, Win, WinnerFans, describe};
 use crate::shape::Forms;
 use crate::table::TableState;
 use crate::wall::TileSetKind;
@@ -118,16 +116,6 @@ impl Wuhu {
     }
 }
 
-/// No 一炮多响: the hand ends at its first win.
-fn check_wins(hand: &FinishedHand) -> Result<(), SettleError> {
-    if hand.wins.len() > 1 {
-        return Err(SettleError::Inconsistent(
-            "Wuhu has no 一炮多响: the hand ends at its first win".into(),
-        ));
-    }
-    Ok(())
-}
-
 impl Rules for Wuhu {
     fn id(&self) -> RulesetId {
         RulesetId::Wuhu
@@ -155,12 +143,7 @@ impl Rules for Wuhu {
     fn payment_for(&self, value: i64) -> i64 {
         value * self.base
     }
-    fn settle(&self, hand: &FinishedHand) -> Result<Settlement, SettleError> {
-        check_physical(hand, TileSetKind::Honors136)?;
-        if hand.players != 4 {
-            return Err(SettleError::Inconsistent("Wuhu is played by four".into()));
-        }
-        check_wins(hand)?;
+    fn settle_checked(&self, hand: &FinishedHand) -> Result<Settlement, SettleError> {
         let mut st = Settlement::default();
         for win in &hand.wins {
             let sh = &hand.seats[win.seat];

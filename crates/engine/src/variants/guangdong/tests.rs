@@ -423,7 +423,7 @@ fn the_discarder_pays_each_winner_of_one_discard() {
     // Seat 0 discards 5p: seat 1 鸡胡 (claimed chow) 0 → 1; seat 2 碰碰胡 2 → 4.
     let out = settle(json!({"id": "g", "ruleset": "guangdong", "dealer": 0,
         "seats": [empty(),
-                  {"concealed": "456p111s999s5p", "melds": [chow("123m", 3)]},
+                  {"concealed": "456p111s999s5p", "melds": [chow("123m", 0)]},
                   {"concealed": "222m333s777s5p", "melds": [pung("444z", 3)]},
                   empty()],
         "wins": [{"seat": 1, "tile": "5p", "from": 0}, {"seat": 2, "tile": "5p", "from": 0}]}));
@@ -435,9 +435,9 @@ fn three_winners_on_one_discard_are_paid_at_least_three_fan_each() {
     // Seat 0 discards 5p: 鸡胡 0 → 3 (8), 碰碰胡 2 → 3 (8), 清一色 4 stays (16).
     let out = settle(json!({"id": "g", "ruleset": "guangdong", "dealer": 0,
         "seats": [empty(),
-                  {"concealed": "234p111s999s5p", "melds": [chow("123m", 3)]},
+                  {"concealed": "234p111s999s5p", "melds": [chow("123m", 0)]},
                   {"concealed": "222m333s777s5p", "melds": [pung("444z", 3)]},
-                  {"concealed": "123p666p99p46p", "melds": [chow("789p", 1)]}],
+                  {"concealed": "123p666p99p46p", "melds": [chow("789p", 2)]}],
         "wins": [{"seat": 1, "tile": "5p", "from": 0}, {"seat": 2, "tile": "5p", "from": 0},
                  {"seat": 3, "tile": "5p", "from": 0}]}));
     let totals: Vec<i64> = (0..3).map(|i| fan_of(&out, i).0).collect();
@@ -449,7 +449,7 @@ fn three_winners_on_one_discard_are_paid_at_least_three_fan_each() {
 fn wins_on_different_tiles_cannot_share_a_hand() {
     let out = settle(json!({"id": "g", "ruleset": "guangdong", "dealer": 0,
         "seats": [empty(),
-                  {"concealed": "456p111s999s5p", "melds": [chow("123m", 3)]},
+                  {"concealed": "456p111s999s5p", "melds": [chow("123m", 0)]},
                   {"concealed": "222m333s777s7z", "melds": [pung("444z", 3)]},
                   empty()],
         "wins": [{"seat": 1, "tile": "5p", "from": 0}, {"seat": 2, "tile": "7z", "from": 0}]}));

@@ -331,7 +331,7 @@ fn a_robbed_kong_scores_one_and_its_declarer_pays_five_shares() {
         json!(0),
         json!({"robbed_concealed_kong": true}),
     )));
-    refused(&concealed, "only an added kong");
+    refused(&concealed, "never lets a concealed kong be robbed");
 }
 
 #[test]
@@ -587,10 +587,10 @@ fn three_melds_from_one_player_on_a_discard_win() {
 
 #[test]
 fn claims_the_other_way_count_too_and_both_directions_double() {
-    // Seat 1's melds came from seat 2 (two) and seat 3 (one): no relation of its own, but
-    // seat 0 claimed three of seat 1's discards (反之一样).
+    // The table's claim counts take the place of the melds': seat 1 claimed three of seat 2's
+    // discards, and seat 0 three of seat 1's (反之一样).
     let h = with(
-        three_claims(2, json!(null)),
+        three_claims(0, json!(null)),
         "table",
         json!({"claims": [{"by": 1, "from": 2, "count": 3}, {"by": 0, "from": 1, "count": 3}]}),
     );
@@ -673,11 +673,11 @@ fn impossible_hands_are_refused() {
     // A 财神 in a meld, and four copies under `same`.
     illegal(
         with(base.clone(), "wild", json!("1m")),
-        "in no declared meld",
+        "a wild (1m) is never claimed",
     );
     let mut h = with(base.clone(), "wild", json!("2p"));
     h["seats"][2] = json!({"concealed": "2p1s2s3s4s5s6s7s8s9s1z1z1z"});
-    illegal(h.clone(), "three 财神 are live");
+    illegal(h.clone(), "2p appears 4 times; at most 3 are in play");
     // Under `next` four are live: the tiles pass, and seat 1's three 财神 (222p) are judged by
     // the rules of play (three 财神 win only by self-draw).
     let out = settle(with(h, "options", json!({"caishen_rule": "next"})));

@@ -186,7 +186,9 @@ fn next_hand(table: &crate::Table, won: bool) -> crate::Game {
 /// Whether a settlement doubled its wins by 荒番, and by exactly two: the same hand settled
 /// with the counter at 0 pays half.
 fn doubled_by_draw_bonus(game: &crate::Game) -> bool {
-    let settlement = game.settlement().expect("settles");
+    let settlement = game
+        .settlement()
+        .unwrap_or_else(|| panic!("{:?}", game.settle_error()));
     let named = settlement
         .fans
         .iter()
@@ -194,7 +196,7 @@ fn doubled_by_draw_bonus(game: &crate::Game) -> bool {
     let mut plain = game.finished_hand();
     plain.carried.draw_bonus = 0;
     let rules = Ruleset::with_defaults(RulesetId::Shanghai).expect("preset");
-    let plain = rules.rules().settle(&plain).expect("settles");
+    let plain = rules.settle(&plain).expect("settles");
     let halved = settlement
         .deltas
         .iter()

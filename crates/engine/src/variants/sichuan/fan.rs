@@ -20,8 +20,11 @@ pub(super) struct Reading {
 pub(super) struct HandFacts {
     one_suit: bool,
     only_258: bool,
-    /// Kinds held four times, kongs included (根).
+    /// Kinds held four times, kongs included (根 of the 血战 presets: "held or konged").
     fours: u32,
+    /// Kinds four times in the concealed hand with the winning tile (根 of the standard
+    /// preset: not a kong, and not a pung with its fourth tile in hand).
+    concealed_fours: u32,
     kongs: u32,
 }
 
@@ -29,7 +32,11 @@ pub(super) fn hand_facts(hand: &SeatHand, win_tile: Tile) -> HandFacts {
     let mut all = hand.all_tiles();
     all.add(win_tile);
     let fours = all.0.iter().filter(|&&n| n == 4).count() as u32;
+    let mut concealed = hand.concealed;
+    concealed.add(win_tile);
+    let concealed_fours = concealed.0.iter().filter(|&&n| n == 4).count() as u32;
     HandFacts {
+        concealed_fours,
         one_suit: all.suits().numbered_count() == 1,
         only_258: all.to_tiles().iter().all(|t| matches!(t.rank(), 2 | 5 | 8)),
         fours,
@@ -201,7 +208,7 @@ impl Sichuan {
         match self.preset {
             Preset::Standard => {
                 push("杠", 1, f.kongs);
-                push("根", 1, f.fours - f.kongs);
+                push("根", 1, f.concealed_fours);
                 push("杠上花", 2, u32::from(flags.kong_replacement && self_draw));
                 push("抢杠", 1, u32::from(flags.robbed_kong));
             }

@@ -3,44 +3,9 @@
 use super::{MAX_STREAK_DOUBLINGS, Preset, Sichuan};
 use crate::meld::{KongKind, MeldKind};
 use crate::seat::{Seat, SeatSet};
-use crate::settle::{ExtraLine, FinishedHand, SeatHand, SettleError, Settlement, Win};
+use crate::settle::{ExtraLine, FinishedHand, SeatHand, Settlement, Win};
 
 impl Sichuan {
-    pub(super) fn check_win_sequence(&self, hand: &FinishedHand) -> Result<(), SettleError> {
-        if self.preset == Preset::Standard && hand.wins.len() > 1 {
-            let first = hand.wins[0];
-            let one_discard = first.from.is_some()
-                && hand
-                    .wins
-                    .iter()
-                    .all(|w| w.from == first.from && w.tile == first.tile);
-            if !one_discard {
-                return Err(SettleError::Inconsistent(
-                    "the standard preset ends at the first win; several wins must share one discard"
-                        .into(),
-                ));
-            }
-        }
-        if hand.wins.len() > 3 {
-            return Err(SettleError::Inconsistent(
-                "at most three players can win".into(),
-            ));
-        }
-        // In 血战, a seat that has left (won) cannot discard or be robbed afterwards.
-        let mut out = SeatSet::EMPTY;
-        for w in &hand.wins {
-            if let Some(f) = w.from
-                && out.contains(f)
-            {
-                return Err(SettleError::Inconsistent(format!(
-                    "seat {f} pays for a win after it had already won"
-                )));
-            }
-            out.insert(w.seat);
-        }
-        Ok(())
-    }
-
     pub(super) fn pay_win(
         &self,
         hand: &FinishedHand,

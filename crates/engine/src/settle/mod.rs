@@ -1,10 +1,13 @@
 //! Finished hands and their settlement: the one place a hand's score is decided.
 //!
-//! The state machine builds a [`FinishedHand`] when a hand ends and asks its rule family to
-//! settle it; `mahjong settle` builds the same structure from JSON. So the CLI, the server and
-//! replays share one scoring path.
+//! The state machine builds a [`FinishedHand`] when a hand ends and has its ruleset settle it
+//! ([`crate::ruleset::Ruleset::settle`]); `mahjong settle` builds the same structure from JSON.
+//! So the CLI, the server and replays share one scoring path, and every hand passes the
+//! [`referee`]'s checks before its family scores it.
 
 use thiserror::Error;
+
+pub mod referee;
 
 use crate::meld::Meld;
 use crate::seat::{BySeat, Seat, SeatSet, Wind};
@@ -242,7 +245,7 @@ impl Settlement {
 #[derive(Clone, PartialEq, Eq, Debug, Error)]
 pub enum SettleError {
     /// A tile kind appears more often than the set holds.
-    #[error("{tile} appears {count} times; the tile set holds {max}")]
+    #[error("{tile} appears {count} times; at most {max} are in play")]
     TooManyCopies {
         /// The kind.
         tile: Tile,
@@ -283,141 +286,6 @@ pub enum SettleError {
     /// A room option the ruleset does not know or a value out of range.
     #[error("{0}")]
     BadOption(#[from] crate::ruleset::OptionError),
-}
-
-/// Checks physical consistency shared by every family: copies per kind, tiles of the set,
-/// winners distinct and not paying themselves, tile counts that fit the melds.
-///
-/// # Errors
-/// The first problem found.
-pub fn check_physical(
-    hand: &FinishedHand,
-    set: crate::wall::TileSetKind,
-) -> Result<(), SettleError> {
-    let mut seen = [0u32; Tile::ALL_KINDS];
-    for s in hand.seats_in_play() {
-        let sh = &hand.seats[s];
-        for t in sh
-            .all_tiles()
-            .to_tiles()
-            .into_iter()
-            .chain(sh.flowers.iter().copied())
-        {
-            seen[t.index()] += 1;
-        }
-    }
-    let mut winners = SeatSet::EMPTY;
-    let mut previous: Option<&Win> = None;
-    for w in &hand.wins {
-        // Several winners on one discard (一炮多响) share one tile.
-        let same_discard =
-            previous.is_some_and(|p| p.from.is_some() && p.from == w.from && p.tile == w.tile);
-        if !same_discard {
-            seen[w.tile.index()] += 1;
-        }
-        previous = Some(w);
-        if usize::from(w.seat.index() as u8) >= usize::from(hand.players) {
-            return Err(SettleError::NoSuchSeat {
-                seat: w.seat.index() as u8,
-                players: hand.players,
-            });
-        }
-        if w.from == Some(w.seat) {
-            return Err(SettleError::Inconsistent(format!(
-                "seat {} wins on its own discard",
-                w.seat
-            )));
-        }
-        if let Some(f) = w.from
-            && f.index() >= usize::from(hand.players)
-        {
-            return Err(SettleError::NoSuchSeat {
-                seat: f.index() as u8,
-                players: hand.players,
-            });
-        }
-        if winners.contains(w.seat) {
-            return Err(SettleError::Inconsistent(format!(
-                "seat {} wins twice",
-                w.seat
-            )));
-        }
-        winners.insert(w.seat);
-    }
-    for (i, &count) in seen.iter().enumerate() {
-        let Some(tile) = Tile::from_index(i as u8) else {
-            continue;
-        };
-        let max = set.copies(tile);
-        if count > 0 && max == 0 {
-            return Err(SettleError::ForeignTile { tile });
-        }
-        if count > u32::from(max) {
-            return Err(SettleError::TooManyCopies { tile, count, max });
-        }
-    }
-    // Every given seat holds 13 tiles counting each meld as three (a seat left as "" does not
-    // matter to the result and is exempt; a flower win's winner holds its 13 as well). A flower
-    // win can come during the deal's 补花, before the dealer has discarded its 14th tile.
-    let flower_win = hand.wins.iter().any(|w| w.tile.is_flower());
-    for s in hand.seats_in_play() {
-        let sh = &hand.seats[s];
-        let given = sh.is_given();
-        let is_winner = winners.contains(s);
-        let expected = 13u32.saturating_sub(3 * sh.melds.len() as u32);
-        let total = sh.concealed.total();
-        let dealer_holds_fourteenth = flower_win && s == hand.dealer && total == expected + 1;
-        if (given || is_winner) && total != expected && !dealer_holds_fourteenth {
-            return Err(SettleError::Inconsistent(format!(
-                "seat {s} holds {} concealed tiles with {} melds; expected {expected}",
-                sh.concealed.total(),
-                sh.melds.len(),
-            )));
-        }
-    }
-    for w in &hand.wins {
-        let sh = &hand.seats[w.seat];
-        if w.flags.kong_replacement && !sh.melds.iter().any(|m| m.meld.is_kong()) {
-            return Err(SettleError::Inconsistent(format!(
-                "seat {} wins on a kong's replacement but holds no kong",
-                w.seat
-            )));
-        }
-        if w.flags.robbed_kong {
-            let Some(robbed) = w.from else {
-                return Err(SettleError::Inconsistent(
-                    "a robbed kong needs the robbed seat as `from`".into(),
-                ));
-            };
-            let victim = &hand.seats[robbed];
-            let given = victim.is_given();
-            let has_pung = victim
-                .melds
-                .iter()
-                .any(|m| m.meld.kind == crate::meld::MeldKind::Pung && m.meld.tile == w.tile);
-            if w.flags.robbed_concealed_kong {
-                // The robbed concealed kong's other three stay in the victim's hand.
-                if given && victim.concealed.get(w.tile) < 3 {
-                    return Err(SettleError::Inconsistent(format!(
-                        "seat {robbed} holds no three {} left of a robbed concealed kong",
-                        w.tile
-                    )));
-                }
-            } else if given && !has_pung {
-                return Err(SettleError::Inconsistent(format!(
-                    "seat {robbed} has no pung of {} to add to, so it cannot be robbed",
-                    w.tile
-                )));
-            }
-        }
-        if w.flags.first_turn && sh.melds.iter().any(|m| m.meld.from.is_some()) {
-            return Err(SettleError::Inconsistent(format!(
-                "seat {} has claimed a meld, so its win cannot be in the first go-around",
-                w.seat
-            )));
-        }
-    }
-    Ok(())
 }
 
 /// The notation of a seat's hand for error messages: concealed tiles, then melds in brackets.
