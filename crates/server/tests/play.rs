@@ -607,6 +607,33 @@ async fn the_settle_endpoint_scores_like_the_command_line() {
         assert_eq!(*answer, serde_json::to_value(expected).expect("json"));
         assert_eq!(answer["id"], line["id"]);
     }
+    // Hands no play can reach are refused over HTTP as the hand-worked expected lines say.
+    for preset in ["sichuan", "sichuan-xuezhan", "shanghai", "beijing"] {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../conformance")
+            .join(preset);
+        let read = |name: &str| -> Vec<Value> {
+            std::fs::read_to_string(dir.join(name))
+                .expect("the referee vectors")
+                .lines()
+                .map(|l| serde_json::from_str(l).expect("a line"))
+                .collect()
+        };
+        let (inputs, expected) = (read("referee.jsonl"), read("referee.expected.jsonl"));
+        let (status, answers) = http(addr, "POST", "/api/settle", None, Some(json!(inputs)))
+            .await
+            .expect("settle");
+        assert_eq!(status, 200, "{answers}");
+        let answers = answers.as_array().cloned().unwrap_or_default();
+        assert_eq!(answers.len(), expected.len());
+        for (answer, want) in answers.iter().zip(&expected) {
+            assert_eq!(answer["id"], want["id"]);
+            match want.get("error") {
+                Some(error) => assert_eq!(answer["error"]["code"], error["code"], "{answer}"),
+                None => assert_eq!(answer["deltas"], want["deltas"], "{answer}"),
+            }
+        }
+    }
     let mut unknown = lines[0].clone();
     unknown["ruleset"] = json!("nope");
     let (status, one) = http(addr, "POST", "/api/settle", None, Some(unknown))
