@@ -32,7 +32,12 @@
 //!   fan and the text's "推倒和 only by self-draw" would never apply to a discard.
 //! - **2020 上楼**: the floor is the dealer's streak of kept deals (a drawn hand keeps the deal),
 //!   at most 2; the settle format may give it as `floor`.
-//! - **2020 跟庄** is the first go-around followed, paid in every hand, won or drawn.
+//! - **2020 跟庄** is the first go-around followed, paid in every hand, won or drawn; like kong
+//!   money it is a fixed payment, not multiplied by 上楼 (spec Decision).
+//! - **互包 counts an exposed kong** claimed on the partner's discard as one of the three claims
+//!   (it takes a discard, as a pung does); an added kong adds none (spec Decision).
+//! - **What a settled hand may be** (a wild kind always named, no wild in a meld, chows from the
+//!   上家 only, one win or several on one discard) is the settle referee's, for every family.
 //! - **一条龙 robbing a concealed kong** is the room option `dragon_robs_concealed_kong` (default
 //!   off); **declining the last tile** is the `draw_last` / `decline_last` decision of the seat
 //!   due to draw it. Both are in the hand flow (`concealed_kong_robbable`, `may_decline_last`).
