@@ -6,7 +6,8 @@
 //!   chow from a seat other than the 上家, a second win where the hand ends at the first, a
 //!   second winner on one discard where there is no 一炮多响, a die of 7, a robbed concealed kong where the family forbids it, a pung of the wild kind, a meld
 //!   of the declared void suit, a win on one's own discard, a kong's replacement taken from a
-//!   discard, a claim from oneself) is refused with its error code.
+//!   discard, a first-go-around win after a claim, a claim from oneself) is refused with its
+//!   error code.
 //!
 //! Every kind of edit must find a hand to bend in every preset where it applies, so a policy
 //! that stopped making chows, pungs or discard wins would fail the test rather than pass it
@@ -183,6 +184,12 @@ const EDITS: &[Edit] = &[
         applies: always,
     },
     Edit {
+        name: "a first-go-around win after a claim",
+        code: "illegal_hand",
+        apply: first_turn_after_a_claim,
+        applies: always,
+    },
+    Edit {
         name: "a claim from oneself",
         code: "bad_input",
         apply: claim_from_oneself,
@@ -342,6 +349,24 @@ fn replacement_from_discard(_: &Ruleset, hand: &FinishedHand) -> Option<Finished
         .iter_mut()
         .find(|w| w.from.is_some() && !w.flags.robbed_kong)?;
     win.flags.kong_replacement = true;
+    Some(out)
+}
+
+/// The hand's first win is said to come in the first go-around, though its winner (or, where the
+/// hand ends at its first win, anyone) had claimed a meld.
+fn first_turn_after_a_claim(ruleset: &Ruleset, hand: &FinishedHand) -> Option<FinishedHand> {
+    let first = hand.wins.first()?;
+    let claimed = |s: Seat| hand.seats[s].melds.iter().any(|m| m.meld.from.is_some());
+    let any_claim = if ruleset.rules().plays_on_after_win() {
+        claimed(first.seat)
+    } else {
+        hand.seats_in_play().any(claimed)
+    };
+    if !any_claim {
+        return None;
+    }
+    let mut out = hand.clone();
+    out.wins[0].flags.first_turn = true;
     Some(out)
 }
 

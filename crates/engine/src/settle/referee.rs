@@ -368,11 +368,8 @@ fn circumstances(rules: &dyn Rules, hand: &FinishedHand, w: &Win) -> Result<(), 
     if f.after_kong_discard {
         kong_discard(hand, w)?;
     }
-    if f.first_turn && sh.melds.iter().any(|m| m.meld.from.is_some()) {
-        return impossible(format!(
-            "seat {} has claimed a meld, so its win cannot be in the first go-around",
-            w.seat
-        ));
+    if f.first_turn {
+        first_go_around(rules, hand, w)?;
     }
     if (f.declared_ready || f.ready_first_turn) && !rules.declares_ready() {
         return impossible(format!("`{}` has no 报听", rules.id()));
@@ -384,6 +381,34 @@ fn circumstances(rules: &dyn Rules, hand: &FinishedHand, w: &Win) -> Result<(), 
         if w.from.is_some() {
             return impossible("a 海底捞月 win is a self-draw".into());
         }
+    }
+    Ok(())
+}
+
+/// A win in the first go-around, before the winner's first discard and before any claim: the
+/// dealer, who discards first, can only self-draw (天和); and no claimed meld can be on the table,
+/// the winner's own or, where the hand ends at its first win, anyone's (in 血战 others play on
+/// and may claim after it).
+fn first_go_around(rules: &dyn Rules, hand: &FinishedHand, w: &Win) -> Result<(), SettleError> {
+    if w.seat == hand.dealer && w.from.is_some() {
+        return impossible(format!(
+            "seat {} deals and discards first, so it cannot win on a discard in the first go-around",
+            w.seat
+        ));
+    }
+    let claimed = |s: Seat| hand.seats[s].melds.iter().any(|m| m.meld.from.is_some());
+    if claimed(w.seat) {
+        return impossible(format!(
+            "seat {} has claimed a meld, so its win cannot be in the first go-around",
+            w.seat
+        ));
+    }
+    if !rules.plays_on_after_win()
+        && let Some(s) = hand.seats_in_play().find(|&s| claimed(s))
+    {
+        return impossible(format!(
+            "seat {s} has claimed a meld, so no win of the hand can be in the first go-around"
+        ));
     }
     Ok(())
 }
