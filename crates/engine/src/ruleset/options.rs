@@ -151,8 +151,8 @@ pub enum OptionKind {
 
 /// One room option as a room's creator chooses it: its name, what players call it and the
 /// values it accepts. Each family lists its options next to the code that validates them; a
-/// preset's defaults are the [`Ruleset::options`] of [`Ruleset::with_defaults`], so they are
-/// not written twice.
+/// preset's defaults are the [`Ruleset::options`](super::Ruleset::options) of
+/// [`Ruleset::with_defaults`](super::Ruleset::with_defaults), so they are not written twice.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct OptionSpec {
     /// The option's name in [`RawOptions`].

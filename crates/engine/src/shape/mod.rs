@@ -12,7 +12,7 @@
 //! - knitted: lesser honors and knitted tiles (全不靠, with its seven-honor form 七星不靠) and a
 //!   knitted straight plus one set and a pair (组合龙), as Guobiao has them.
 //!
-//! Standard-form queries are table lookups ([`table`]); everything is allocation-free. No query
+//! Standard-form queries are table lookups (the `table` module); everything is allocation-free. No query
 //! panics: counts above four (which no real hand holds) give unspecified but safe answers.
 
 mod arrange;
