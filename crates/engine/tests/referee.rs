@@ -6,8 +6,9 @@
 //!   chow from a seat other than the 上家, a second win where the hand ends at the first, a
 //!   second winner on one discard where there is no 一炮多响, a die of 7, a robbed concealed kong where the family forbids it, a pung of the wild kind, a meld
 //!   of the declared void suit, a win on one's own discard, a kong's replacement taken from a
-//!   discard, a first-go-around win after a claim, a claim from oneself) is refused with its
-//!   error code.
+//!   discard, a first-go-around win after a claim, claim counts the melds do not show, a 和绝张
+//!   with a copy held concealed, a 血战 meld made after a seat that never won had left, a claim
+//!   from oneself) is refused with its error code.
 //!
 //! Every kind of edit must find a hand to bend in every preset where it applies, so a policy
 //! that stopped making chows, pungs or discard wins would fail the test rather than pass it
@@ -190,6 +191,24 @@ const EDITS: &[Edit] = &[
         applies: always,
     },
     Edit {
+        name: "a claim count the melds do not show",
+        code: "illegal_hand",
+        apply: claims_beyond_the_melds,
+        applies: always,
+    },
+    Edit {
+        name: "a last-of-its-kind win with a copy held concealed",
+        code: "illegal_hand",
+        apply: last_of_kind_held,
+        applies: always,
+    },
+    Edit {
+        name: "a meld made after a seat left that had not won",
+        code: "illegal_hand",
+        apply: meld_after_a_non_winner_left,
+        applies: |r| r.rules().plays_on_after_win(),
+    },
+    Edit {
         name: "a claim from oneself",
         code: "bad_input",
         apply: claim_from_oneself,
@@ -368,6 +387,54 @@ fn first_turn_after_a_claim(ruleset: &Ruleset, hand: &FinishedHand) -> Option<Fi
     let mut out = hand.clone();
     out.wins[0].flags.first_turn = true;
     Some(out)
+}
+
+/// The carried claim counts, as the melds show them, with one claim more for a seat that holds
+/// a claimed meld.
+fn claims_beyond_the_melds(_: &Ruleset, hand: &FinishedHand) -> Option<FinishedHand> {
+    let mut list = Vec::new();
+    for by in hand.seats_in_play() {
+        for from in hand.seats_in_play().filter(|&f| f != by) {
+            let n = hand.claims(by, from);
+            if n > 0 {
+                list.push((by, from, n));
+            }
+        }
+    }
+    let first = list.first_mut()?;
+    first.2 += 1;
+    let mut out = hand.clone();
+    out.carried.claims = Some(list);
+    Some(out)
+}
+
+/// A win said to be on the last of its kind while some seat holds that kind concealed.
+fn last_of_kind_held(_: &Ruleset, hand: &FinishedHand) -> Option<FinishedHand> {
+    let i = hand.wins.iter().position(|w| {
+        hand.seats_in_play()
+            .any(|s| hand.seats[s].concealed.get(w.tile) > 0)
+    })?;
+    let mut out = hand.clone();
+    out.wins[i].flags.last_of_kind = true;
+    Some(out)
+}
+
+/// In 血战, a meld said to be made after a seat that never won had left.
+fn meld_after_a_non_winner_left(_: &Ruleset, hand: &FinishedHand) -> Option<FinishedHand> {
+    let mut out = hand.clone();
+    for s in hand.seats_in_play() {
+        let Some(stayer) = hand
+            .seats_in_play()
+            .find(|&p| p != s && hand.wins.iter().all(|w| w.seat != p))
+        else {
+            continue;
+        };
+        if let Some(m) = out.seats[s].melds.first_mut() {
+            m.in_play.remove(stayer);
+            return Some(out);
+        }
+    }
+    None
 }
 
 fn claim_from_oneself(_: &Ruleset, hand: &FinishedHand) -> Option<FinishedHand> {

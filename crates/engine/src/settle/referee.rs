@@ -100,7 +100,27 @@ fn table(rules: &dyn Rules, hand: &FinishedHand) -> Result<(), SettleError> {
     {
         return Err(SettleError::ForeignTile { tile: *b });
     }
-    for &(by, from, _) in hand.carried.claims.iter().flatten() {
+    if let Some((i, b)) = hand
+        .bonus
+        .iter()
+        .enumerate()
+        .find(|(i, b)| hand.bonus[..*i].contains(b))
+    {
+        return impossible(format!(
+            "bonus kind {b} is given twice (at {i}); each indicator names a new kind"
+        ));
+    }
+    claims(hand)
+}
+
+/// The carried claim counts (承包, 互包): between two seats at the table, no more than the four
+/// melds a seat can make, and for a seat whose tiles are given, what its melds show (every
+/// claim leaves a meld that stays; the counts replace the melds in scoring, so they must agree).
+fn claims(hand: &FinishedHand) -> Result<(), SettleError> {
+    let Some(list) = &hand.carried.claims else {
+        return Ok(());
+    };
+    for &(by, from, _) in list {
         for s in [by, from] {
             if s.index() >= usize::from(hand.players) {
                 return Err(SettleError::NoSuchSeat {
@@ -111,6 +131,31 @@ fn table(rules: &dyn Rules, hand: &FinishedHand) -> Result<(), SettleError> {
         }
         if by == from {
             return impossible(format!("seat {by} is counted as claiming from itself"));
+        }
+    }
+    for by in hand.seats_in_play() {
+        let listed: u32 = hand.seats_in_play().map(|f| hand.claims(by, f)).sum();
+        if listed > 4 {
+            return impossible(format!(
+                "seat {by} is counted {listed} claims; a seat makes four melds at most"
+            ));
+        }
+        let sh = &hand.seats[by];
+        if !sh.is_given() {
+            continue;
+        }
+        for from in hand.seats_in_play().filter(|&f| f != by) {
+            let shown = sh
+                .melds
+                .iter()
+                .filter(|m| m.meld.from == Some(from))
+                .count() as u32;
+            let counted = hand.claims(by, from);
+            if counted != shown {
+                return impossible(format!(
+                    "seat {by} is counted {counted} claims from seat {from}, but its melds show {shown}"
+                ));
+            }
         }
     }
     Ok(())
@@ -212,17 +257,29 @@ fn meld(
             "seat {s} claims {meld} from seat {f}, which had already left the hand"
         ));
     }
-    for gone in SeatSet::all(hand.players)
+    // The seats gone when the meld was made are the hand's first winners, in order.
+    let gone: SeatSet = SeatSet::all(hand.players)
         .iter()
         .filter(|&p| !m.in_play.contains(p))
-    {
-        if !hand.wins.iter().any(|w| w.seat == gone) {
-            return impossible(format!(
-                "{meld} of seat {s} was made after seat {gone} left, but seat {gone} never won"
-            ));
-        }
+        .collect();
+    let first_winners: SeatSet = hand
+        .wins
+        .iter()
+        .take(gone.len() as usize)
+        .map(|w| w.seat)
+        .collect();
+    if gone != first_winners {
+        return impossible(format!(
+            "{meld} of seat {s} was made when {} had left, who are not the hand's first winners",
+            describe_seats(gone)
+        ));
     }
     Ok(())
+}
+
+fn describe_seats(set: SeatSet) -> String {
+    let seats: Vec<String> = set.iter().map(|s| format!("seat {s}")).collect();
+    seats.join(", ")
 }
 
 /// No kind more often than the tile set holds it, and no tile the set lacks. Winners on one
@@ -265,13 +322,17 @@ fn copies(rules: &dyn Rules, hand: &FinishedHand) -> Result<(), SettleError> {
     Ok(())
 }
 
-/// Two wins on one tile given up by one seat: one discard (一炮多响) or one robbed kong.
+/// Two wins on one tile given up by one seat: one discard (一炮多响) or one robbed kong, whose
+/// circumstances (杠上炮, 海底, 和绝张) are the same for every winner.
 fn same_discard(a: &Win, b: &Win) -> bool {
     a.from.is_some()
         && a.from == b.from
         && a.tile == b.tile
         && a.flags.robbed_kong == b.flags.robbed_kong
         && a.flags.robbed_concealed_kong == b.flags.robbed_concealed_kong
+        && a.flags.after_kong_discard == b.flags.after_kong_discard
+        && a.flags.last_tile == b.flags.last_tile
+        && a.flags.last_of_kind == b.flags.last_of_kind
 }
 
 /// The wins as the family's flow allows them.
@@ -303,6 +364,17 @@ fn wins_in_order(rules: &dyn Rules, hand: &FinishedHand) -> Result<(), SettleErr
         winners.insert(w.seat);
     }
     let id = rules.id();
+    if let Some(n) = rules.kongers_draw() {
+        let kongers = hand
+            .seats_in_play()
+            .filter(|&s| hand.seats[s].melds.iter().any(|m| m.meld.is_kong()))
+            .count();
+        if kongers > n || (kongers == n && !hand.wins.is_empty()) {
+            return impossible(format!(
+                "{kongers} seats hold kongs: in `{id}` the hand is drawn when {n} have made one (三家杠荒牌)"
+            ));
+        }
+    }
     if rules.plays_on_after_win() {
         if hand.wins.len() >= usize::from(hand.players) {
             return impossible(format!(
@@ -369,11 +441,21 @@ fn circumstances(rules: &dyn Rules, hand: &FinishedHand, w: &Win) -> Result<(), 
         kong_discard(hand, w)?;
     }
     if f.first_turn {
-        first_go_around(rules, hand, w)?;
+        first_go_around(hand, w)?;
+    }
+    if f.last_of_kind {
+        last_of_its_kind(hand, w)?;
+    }
+    if f.robbed_kong && f.last_tile {
+        return impossible(format!(
+            "seat {}: 海底 is the wall's last tile or the discard after it, never a robbed kong",
+            w.seat
+        ));
     }
     if (f.declared_ready || f.ready_first_turn) && !rules.declares_ready() {
         return impossible(format!("`{}` has no 报听", rules.id()));
     }
+    ready(w, sh)?;
     if f.seabed {
         if rules.seabed_draws() == 0 {
             return impossible(format!("`{}` has no 海底捞月 draws", rules.id()));
@@ -385,29 +467,65 @@ fn circumstances(rules: &dyn Rules, hand: &FinishedHand, w: &Win) -> Result<(), 
     Ok(())
 }
 
-/// A win in the first go-around, before the winner's first discard and before any claim: the
-/// dealer, who discards first, can only self-draw (天和); and no claimed meld can be on the table,
-/// the winner's own or, where the hand ends at its first win, anyone's (in 血战 others play on
-/// and may claim after it).
-fn first_go_around(rules: &dyn Rules, hand: &FinishedHand, w: &Win) -> Result<(), SettleError> {
-    if w.seat == hand.dealer && w.from.is_some() {
+/// A win in the first go-around (天和, 地和, 人和): in play, before any meld is made at all
+/// (a concealed kong included) and before the winner's first discard. So the dealer, who
+/// discards first, can only self-draw; a discard came from a seat between the dealer and the
+/// winner; no kong's replacement, 杠上炮 or robbed added kong; and no meld on the table was
+/// made while the winner was still in the hand (in 血战 others may meld after it has left).
+fn first_go_around(hand: &FinishedHand, w: &Win) -> Result<(), SettleError> {
+    let f = w.flags;
+    if f.kong_replacement || f.after_kong_discard || (f.robbed_kong && !f.robbed_concealed_kong) {
         return impossible(format!(
-            "seat {} deals and discards first, so it cannot win on a discard in the first go-around",
+            "seat {}'s win follows a kong, so it cannot be in the first go-around",
             w.seat
         ));
     }
-    let claimed = |s: Seat| hand.seats[s].melds.iter().any(|m| m.meld.from.is_some());
-    if claimed(w.seat) {
+    if let Some(from) = w.from {
+        let players = hand.players;
+        if from.distance_from(hand.dealer, players) >= w.seat.distance_from(hand.dealer, players) {
+            return impossible(format!(
+                "seat {} wins on seat {from}'s discard in the first go-around, but had to discard \
+                 before seat {from} did",
+                w.seat
+            ));
+        }
+    }
+    if let Some(s) = hand.seats_in_play().find(|&s| {
+        hand.seats[s]
+            .melds
+            .iter()
+            .any(|m| m.in_play.contains(w.seat))
+    }) {
         return impossible(format!(
-            "seat {} has claimed a meld, so its win cannot be in the first go-around",
+            "seat {s} made a meld before seat {}'s win, so that win cannot be in the first go-around",
             w.seat
         ));
     }
-    if !rules.plays_on_after_win()
-        && let Some(s) = hand.seats_in_play().find(|&s| claimed(s))
-    {
+    Ok(())
+}
+
+/// 报听 (two-player) locks a hand: no kong after it; it is made with a discard, so never in the
+/// first go-around; 天听 is declared before any claim or kong of the declarer. A 海底捞月 draw
+/// is no kong's replacement.
+fn ready(w: &Win, sh: &SeatHand) -> Result<(), SettleError> {
+    let f = w.flags;
+    if (f.declared_ready || f.seabed) && f.kong_replacement {
         return impossible(format!(
-            "seat {s} has claimed a meld, so no win of the hand can be in the first go-around"
+            "seat {} wins on a kong's replacement while its hand is locked (报听 or 海底捞月)",
+            w.seat
+        ));
+    }
+    if f.declared_ready && f.first_turn {
+        return impossible(format!(
+            "seat {} declared 报听 with a discard, so its win is not before its first discard",
+            w.seat
+        ));
+    }
+    if f.ready_first_turn && !sh.melds.is_empty() {
+        return impossible(format!(
+            "seat {} holds a meld, made before its 天听 (which comes before any claim or kong) or \
+             after it (when the hand is locked)",
+            w.seat
         ));
     }
     Ok(())
@@ -442,6 +560,26 @@ fn robbed(hand: &FinishedHand, w: &Win) -> Result<(), SettleError> {
     if !has_pung {
         return impossible(format!(
             "seat {robbed} has no pung of {} to add to, so it cannot be robbed",
+            w.tile
+        ));
+    }
+    Ok(())
+}
+
+/// 和绝张: the other three copies were in view (discards, exposed melds), so no given seat holds
+/// one concealed.
+fn last_of_its_kind(hand: &FinishedHand, w: &Win) -> Result<(), SettleError> {
+    let hidden = |s: Seat| {
+        let sh = &hand.seats[s];
+        sh.concealed.get(w.tile) > 0
+            || sh
+                .melds
+                .iter()
+                .any(|m| m.meld.is_concealed() && m.meld.tile == w.tile)
+    };
+    if let Some(s) = hand.seats_in_play().find(|&s| hidden(s)) {
+        return impossible(format!(
+            "{} is the last of its kind (和绝张), but seat {s} holds one concealed",
             w.tile
         ));
     }

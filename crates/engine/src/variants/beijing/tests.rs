@@ -6,7 +6,7 @@ use crate::ruleset::{HandResult, Ruleset, RulesetId};
 use crate::seat::Seat;
 use crate::settle::{Win, WinFlags};
 use crate::table::TableState;
-use crate::variants::testing::{deltas, settle};
+use crate::variants::testing::{deltas, score_past_the_referee, settle};
 
 fn empty() -> Value {
     json!({"concealed": ""})
@@ -226,7 +226,7 @@ fn the_rows_of_the_table() {
 fn hubao_partners_pay_the_whole_hand_and_a_pair_of_winners_settle_the_difference() {
     // Seat 1 claimed three times from seat 0 and once from seat 3... and seat 2 claimed three
     // times from seat 1: seat 1 has two partners, each paying the whole self-drawn hand.
-    let claims = json!([[1, 0, 3], [2, 1, 3]]);
+    let claims = json!([[1, 0, 3], [1, 3, 1], [2, 1, 3]]);
     let h = json!({"concealed": "5s", "melds": [
         {"kind": "pung", "tiles": "111m", "from": 0}, {"kind": "pung", "tiles": "777p", "from": 0},
         {"kind": "pung", "tiles": "4s4s4s", "from": 0}, {"kind": "pung", "tiles": "2z2z2z", "from": 3}]});
@@ -239,13 +239,15 @@ fn hubao_partners_pay_the_whole_hand_and_a_pair_of_winners_settle_the_difference
     // 对对和 2 + 大钓 2 = 4 fan; the usual payers would pay 3 × 4 = 12; each partner pays 12.
     assert_eq!(deltas(&out), [-12, 24, -12, 0]);
     // Two concealed winners on seat 3's discard form a pair with each other: each would pay
-    // the other all of its hand, so they settle the difference; seat 3 pays nothing.
-    let out = settle(
-        json!({"id": "m", "ruleset": "beijing", "dealer": 0, "wild": "9p",
+    // the other all of its hand, so they settle the difference; seat 3 pays nothing. The spec
+    // states the rule, but no hand reaches it (only a concealed hand, which has claimed nothing,
+    // wins on a discard), and the referee refuses the line: the family's scoring is asked alone.
+    let line = json!({"id": "m", "ruleset": "beijing", "dealer": 0, "wild": "9p",
         "seats": [empty(), {"concealed": "123m456m789s111z5p"}, {"concealed": "1p1p3p3p6p6p7p7p2s2s4s4s5p"}, empty()],
         "wins": [{"seat": 1, "tile": "5p", "from": 3}, {"seat": 2, "tile": "5p", "from": 3}],
-        "table": {"claims": [[1, 2, 3]]}}),
-    );
+        "table": {"claims": [[1, 2, 3]]}});
+    assert_eq!(settle(line.clone())["error"]["code"], "illegal_hand");
+    let out = score_past_the_referee(line);
     // Seat 1: 门清无惠 + 推倒和 = 2; seat 2: 门清无惠 + 七对子 = 5; net 3 from seat 1 to seat 2.
     assert_eq!(deltas(&out), [0, -3, 3, 0]);
 }

@@ -587,14 +587,14 @@ fn three_melds_from_one_player_on_a_discard_win() {
 
 #[test]
 fn claims_the_other_way_count_too_and_both_directions_double() {
-    // The table's claim counts take the place of the melds': seat 1 claimed three of seat 2's
-    // discards, and seat 0 three of seat 1's (反之一样).
+    // Seat 1 claimed three of seat 0's discards (its melds), and seat 2 three of seat 1's
+    // (反之一样: the table says so of seat 2, whose tiles are not given).
     let h = with(
         three_claims(0, json!(null)),
         "table",
-        json!({"claims": [{"by": 1, "from": 2, "count": 3}, {"by": 0, "from": 1, "count": 3}]}),
+        json!({"claims": [{"by": 1, "from": 0, "count": 3}, {"by": 2, "from": 1, "count": 3}]}),
     );
-    // Seat 2 and seat 0 are each named once: 5 × 5 each.
+    // Seat 0 and seat 2 are each named once: 5 × 5 each.
     assert_eq!(deltas(&settle(h)), [-25, 50, -25, 0]);
     // Three claims each way between seats 1 and 0: ×5 ×2 = 50 from seat 0.
     let h = with(
