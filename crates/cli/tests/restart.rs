@@ -142,7 +142,11 @@ async fn killed_and_resumed(database: Option<&str>) {
         first["type"], "snapshot",
         "a restarted server sends the whole table: {first}"
     );
-    assert_eq!(first["seq"].as_u64(), Some(last + 1), "seq never goes back");
+    // A restored table numbers its streams from the restore's time: forward, never back.
+    assert!(
+        first["seq"].as_u64().is_some_and(|s| s > last),
+        "seq never goes back: {first}"
+    );
     assert_acked_in_view(&acked, &first);
     let view = &first["table"]["view"];
     assert!(view.is_object(), "the same hand is in play: {first}");

@@ -112,6 +112,7 @@ impl AppState {
             game: None,
             seed: 0,
             log_seq: 0,
+            first_seq: 1,
         };
         let handle = self.launch_room(record.id.clone(), ruleset, &stored, occupants, start);
         Ok((record.id, code, handle))

@@ -107,6 +107,9 @@ async fn restore(state: &AppState, record: TableRecord) -> Result<(), RestoreErr
         game,
         seed,
         log_seq,
+        first_seq: u64::try_from(store::UnixMillis::now().0)
+            .unwrap_or(1)
+            .max(1),
     };
     state.launch_room(record.id.clone(), ruleset, &stored, occupants, start);
     tracing::info!(table = %record.id, hand = record.hands_played, actions = log.len(), "table restored");

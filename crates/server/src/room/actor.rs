@@ -80,12 +80,13 @@ impl Room {
             game,
             seed,
             log_seq,
+            first_seq,
         } = start;
         let seats: Vec<SeatCtl> = occupants
             .into_iter()
             .chain(std::iter::repeat(Occupant::Empty))
             .take(players)
-            .map(|o| SeatCtl::new(o, timing.time.clone()))
+            .map(|o| SeatCtl::new(o, timing.time.clone(), first_seq))
             .collect();
         let bank_ms = settings.clock.bank_ms;
         let summary = Arc::new(Mutex::new(RoomSummary {

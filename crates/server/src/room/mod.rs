@@ -201,6 +201,11 @@ pub struct Start {
     pub seed: u64,
     /// The next action-log sequence number.
     pub log_seq: u64,
+    /// The `seq` each seat's stream starts from: 1 for a new table. A table rebuilt after a
+    /// restart starts from the restore's Unix time in milliseconds, above every `seq` the
+    /// previous run sent (a seat gets far fewer than one message a millisecond), so a stream's
+    /// numbers never go back without the server keeping them or trusting a client's.
+    pub first_seq: u64,
 }
 
 /// What the store keeps of a room's settings (in the table's `options`), so a restarted server

@@ -80,7 +80,8 @@ pub struct SeatCtl {
 }
 
 impl SeatCtl {
-    pub fn new(occupant: Occupant, time: TimeSource) -> SeatCtl {
+    /// A seat whose stream numbers its messages from `first_seq`.
+    pub fn new(occupant: Occupant, time: TimeSource, first_seq: u64) -> SeatCtl {
         // A player starts as if just dropped: the grace runs until they connect.
         let dropped_at = matches!(occupant, Occupant::Player { .. }).then(|| time.now());
         SeatCtl {
@@ -89,7 +90,7 @@ impl SeatCtl {
             dropped_at,
             escaped: false,
             snapshot_due: false,
-            next_seq: 1,
+            next_seq: first_seq,
             kept: VecDeque::new(),
             time,
         }
@@ -187,13 +188,12 @@ impl SeatCtl {
         true
     }
 
-    /// The kept messages after `last_seq`, if the stream still holds all of them. A client
-    /// ahead of the stream (the server restarted and lost it) gets `None`, and the stream goes
-    /// on after its `last_seq` so that its numbers never go back.
-    pub fn since(&mut self, last_seq: u64) -> Option<Vec<Arc<str>>> {
+    /// The kept messages after `last_seq`, if the stream still holds all of them; `None` (a
+    /// snapshot is owed) when it does not, or when `last_seq` is one this stream never sent (a
+    /// client of a run before a restart, or a wrong one). `seq` is the server's: a client's
+    /// number never moves the counter.
+    pub fn since(&self, last_seq: u64) -> Option<Vec<Arc<str>>> {
         if last_seq >= self.next_seq {
-            self.next_seq = last_seq.saturating_add(1);
-            self.kept.clear();
             return None;
         }
         if last_seq + 1 == self.next_seq {
@@ -230,7 +230,7 @@ mod tests {
             id: PlayerId::new(),
             name: "A".into(),
         };
-        let mut seat = SeatCtl::new(player, clock.source());
+        let mut seat = SeatCtl::new(player, clock.source(), 1);
         for id in 1..=3 {
             assert!(seat.push_body(&pong(id)));
         }
@@ -246,5 +246,13 @@ mod tests {
         let missed = seat.since(3).expect("the last frame is kept");
         assert_eq!(missed.len(), 1);
         assert!(missed[0].contains("\"seq\":4"), "{}", missed[0]);
+        // A client ahead of the stream gets a snapshot; its number does not move the counter.
+        assert!(seat.since(1_000).is_none());
+        assert!(seat.push_body(&pong(5)));
+        assert_eq!(
+            seat.since(4).map(|f| f.len()),
+            Some(1),
+            "the stream goes on at 5"
+        );
     }
 }

@@ -408,8 +408,9 @@ impl Client {
                 Some(Ok(Message::Text(t))) => {
                     let v: Value = serde_json::from_str(&t)?;
                     if let Some(seq) = v["seq"].as_u64() {
+                        // A snapshot starts the stream afresh (proto/README.md, "Frames").
                         assert!(
-                            seq > self.last_seq || self.last_seq == 0,
+                            seq > self.last_seq || self.last_seq == 0 || v["type"] == "snapshot",
                             "seq went back: {seq} after {}",
                             self.last_seq
                         );
