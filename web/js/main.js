@@ -117,8 +117,9 @@ function openTable(tableId) {
       if (msg.type === 'error') {
         // An error outside an action: `bad_token`, `not_seated`, `table_closed`, … shown as is.
         showError(msg);
-        if (msg.code === 'not_seated' || msg.code === 'table_closed') {
-          // No seat here any more (the match ended, or the table is gone): back to the lobby.
+        if (msg.code === 'not_seated' || msg.code === 'table_closed' || msg.code === 'escaped') {
+          // No seat here any more (the match ended, the table is gone, or this player escaped
+          // and the bot plays the seat to the end): back to the lobby.
           setSeat(null);
           leaveTable(false);
           location.hash = '#/lobby';

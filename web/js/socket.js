@@ -119,7 +119,7 @@ export class TableSocket {
           return;
         }
         // Errors that end the connection for good: the token, the seat or the table.
-        if (['bad_token', 'not_seated', 'table_closed', 'not_authenticated'].includes(msg.code)) {
+        if (['bad_token', 'not_seated', 'escaped', 'table_closed', 'not_authenticated'].includes(msg.code)) {
           this.stop(msg.code);
         }
         this.onMessage(msg);

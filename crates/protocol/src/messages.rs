@@ -134,6 +134,9 @@ pub enum ErrorCode {
     BadToken,
     /// The player has no seat at this table.
     NotSeated,
+    /// The player escaped from this table (left mid-match, or did not come back in time): the
+    /// bot plays the seat until the match ends, and the player may watch but not sit again.
+    Escaped,
     /// The seat owes no decision now.
     NotYourTurn,
     /// The action is not among the seat's legal actions.

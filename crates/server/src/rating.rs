@@ -5,7 +5,8 @@
 //! where `S` is 1, ½ or 0 and `E = 1 / (1 + 10^((R_other − R_self) / 400))` is the expected
 //! result, with `K = 32`. Bots play at the initial rating (1500) and are not rated themselves, so
 //! a player rated against bots moves as against 1500-rated opponents. The changes of a table sum
-//! to zero when every seat is a player.
+//! to zero when every seat is a player. A player who escaped ranks below every seat that stayed,
+//! whatever the bot made of its seat afterwards ([`Placement::escaped`]).
 
 /// How far one table can move a rating.
 pub const K: f64 = 32.0;
@@ -17,6 +18,21 @@ pub struct Placement {
     pub rating: Option<f64>,
     /// Final table score.
     pub score: i64,
+}
+
+/// How far below every staying seat an escaper's final score counts: more than any match's
+/// spread of scores.
+const ESCAPE_RANK: i64 = 1 << 40;
+
+impl Placement {
+    /// A seat whose player escaped (逃跑): whatever its final score, it ranks below every seat
+    /// that stayed (escapers among themselves by score).
+    pub fn escaped(rating: Option<f64>, score: i64) -> Placement {
+        Placement {
+            rating,
+            score: score.saturating_sub(ESCAPE_RANK),
+        }
+    }
 }
 
 /// The rating change of every seat (0 for bots).
@@ -61,6 +77,31 @@ mod tests {
             rating: Some(rating),
             score,
         }
+    }
+
+    #[test]
+    fn an_escape_ranks_last_whatever_its_score() {
+        let bot = |score| Placement {
+            rating: None,
+            score,
+        };
+        let c = changes(&[
+            Placement::escaped(Some(1500.0), 90),
+            bot(-30),
+            bot(-30),
+            bot(-30),
+        ]);
+        assert!((c[0] + 16.0).abs() < 1e-9, "last of four at 1500: {c:?}");
+        let two = changes(&[
+            Placement::escaped(Some(1500.0), 50),
+            Placement::escaped(Some(1500.0), -50),
+            p(1500.0, -100),
+            bot(0),
+        ]);
+        assert!(
+            two[2] > 0.0 && two[0] > two[1],
+            "escapers below, by score: {two:?}"
+        );
     }
 
     #[test]

@@ -75,6 +75,13 @@ async fn restore(state: &AppState, record: TableRecord) -> Result<(), RestoreErr
                     name: p.display_name,
                 }
             }
+            SeatOccupant::Escaped { player } => {
+                let p = state.store.player(player).await?;
+                Occupant::Escaped {
+                    id: p.id,
+                    name: p.display_name,
+                }
+            }
         });
     }
     // The current hand: its deal (the seed) and every action after it, replayed through the

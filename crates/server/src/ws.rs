@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::response::Response;
 use futures_util::{SinkExt, StreamExt};
@@ -68,18 +68,15 @@ pub async fn watch(
 async fn spectate(state: AppState, table: Option<TableId>, mut socket: WebSocket, conn: u64) {
     let room = match hello(&state, table, &mut socket).await {
         Ok((_, room, _)) => room,
-        Err(message) => {
-            let _ = socket.send(message).await;
-            let _ = socket.close().await;
-            return;
-        }
+        Err(refusal) => return refuse(&mut socket, refusal).await,
     };
     let (tx, mut rx) = mpsc::channel::<(Instant, Arc<str>)>(OUTBOX * 4);
     if !room.send(Command::Watch { conn, tx }).await {
-        let _ = socket
-            .send(error(None, ErrorCode::TableClosed, "the table is closed"))
-            .await;
-        return;
+        return refuse(
+            &mut socket,
+            (ErrorCode::TableClosed, "the table is closed".into()),
+        )
+        .await;
     }
     let (mut sink, mut stream) = socket.split();
     let mut bucket = Bucket::new(f64::from(state.config.client_rate.max(1)));
@@ -137,39 +134,65 @@ fn error(id: Option<u64>, code: ErrorCode, message: impl Into<String>) -> Messag
     })
 }
 
+/// A connection refused before its session: why, as an error frame.
+type Refusal = (ErrorCode, String);
+
+/// The WebSocket close code that goes with an error ending a connection: 1008 (policy) for
+/// who may connect, 1009 for a frame too large, 1011 for a server failure, 1000 for a closed
+/// table.
+fn close_code(code: ErrorCode) -> u16 {
+    match code {
+        ErrorCode::TooLarge => 1009,
+        ErrorCode::Internal => 1011,
+        ErrorCode::TableClosed => 1000,
+        _ => 1008,
+    }
+}
+
+/// Ends a connection: the `error` frame, then a close frame whose code says why and whose
+/// reason is the error's code.
+async fn refuse(socket: &mut WebSocket, (code, message): Refusal) {
+    let _ = socket.send(error(None, code, message)).await;
+    let reason = serde_json::to_value(code)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default();
+    let _ = socket
+        .send(Message::Close(Some(CloseFrame {
+            code: close_code(code),
+            reason: reason.into(),
+        })))
+        .await;
+}
+
 /// Waits for `hello` and resolves who is connecting to which room.
 async fn hello(
     state: &AppState,
     table: Option<TableId>,
     socket: &mut WebSocket,
-) -> Result<(PlayerId, RoomHandle, Option<u64>), Message> {
+) -> Result<(PlayerId, RoomHandle, Option<u64>), Refusal> {
     let first = tokio::time::timeout(HELLO_WITHIN, socket.recv()).await;
     let text = match first {
         Ok(Some(Ok(Message::Text(t)))) => t,
         _ => {
-            return Err(error(
-                None,
-                ErrorCode::NotAuthenticated,
-                "send `hello` first",
-            ));
+            return Err((ErrorCode::NotAuthenticated, "send `hello` first".into()));
         }
     };
     let Ok(ClientMessage::Hello { token, last_seq }) = serde_json::from_str(&text) else {
-        return Err(error(
-            None,
+        return Err((
             ErrorCode::NotAuthenticated,
-            "the first message must be `hello`",
+            "the first message must be `hello`".into(),
         ));
     };
     let player = match crate::auth::player_of(state, &token).await {
         Ok(Some(p)) => p,
-        Ok(None) => return Err(error(None, ErrorCode::BadToken, "unknown or expired token")),
-        Err(e) => return Err(error(None, ErrorCode::Internal, e.to_string())),
+        Ok(None) => return Err((ErrorCode::BadToken, "unknown or expired token".into())),
+        Err(e) => return Err((ErrorCode::Internal, e.to_string())),
     };
     let room = table
         .as_ref()
         .and_then(|t| state.lobby.room(t))
-        .ok_or_else(|| error(None, ErrorCode::TableClosed, "no such table is open"))?;
+        .ok_or_else(|| (ErrorCode::TableClosed, "no such table is open".to_string()))?;
     Ok((player, room, last_seq))
 }
 
@@ -184,11 +207,7 @@ async fn session(state: AppState, table: Option<TableId>, socket: WebSocket, con
 async fn play(state: AppState, table: Option<TableId>, mut socket: WebSocket, conn: u64) {
     let (player, room, last_seq) = match hello(&state, table, &mut socket).await {
         Ok(x) => x,
-        Err(message) => {
-            let _ = socket.send(message).await;
-            let _ = socket.close().await;
-            return;
-        }
+        Err(refusal) => return refuse(&mut socket, refusal).await,
     };
     let (tx, mut rx) = mpsc::channel::<Arc<str>>(OUTBOX);
     let (reply, answer) = oneshot::channel();
@@ -204,16 +223,20 @@ async fn play(state: AppState, table: Option<TableId>, mut socket: WebSocket, co
     let seat = match (connected, answer.await) {
         (true, Ok(Ok(seat))) => seat,
         (_, Ok(Err(code))) => {
-            let _ = socket
-                .send(error(None, code, "you have no seat at this table"))
-                .await;
-            return;
+            let why = match code {
+                ErrorCode::Escaped => {
+                    "you escaped from this table: the bot plays your seat until the match ends"
+                }
+                _ => "you have no seat at this table",
+            };
+            return refuse(&mut socket, (code, why.into())).await;
         }
         _ => {
-            let _ = socket
-                .send(error(None, ErrorCode::TableClosed, "the table is closed"))
-                .await;
-            return;
+            return refuse(
+                &mut socket,
+                (ErrorCode::TableClosed, "the table is closed".into()),
+            )
+            .await;
         }
     };
     tracing::debug!(seat, player = %player, "connected");

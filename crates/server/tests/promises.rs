@@ -7,7 +7,9 @@ mod common;
 use std::time::Duration;
 
 use common::{Client, create_room, guest, prompt_of};
+use futures_util::StreamExt;
 use serde_json::{Value, json};
+use tokio_tungstenite::tungstenite::Message;
 
 const WAIT: Duration = Duration::from_secs(20);
 
@@ -65,5 +67,133 @@ async fn a_last_seq_the_server_never_sent_gets_the_servers_snapshot() {
         .expect("reconnect");
     let next = resumed.next(WAIT).await.expect("message").expect("open");
     assert_eq!(next["seq"].as_u64(), Some(seen + 1), "{next}");
+    server.finish().await;
+}
+
+/// A guest's room of `ruleset` with three bots, `hands` long, connected, and its first hand
+/// dealt: (player id, token, table, client).
+async fn alone_with_bots(
+    addr: std::net::SocketAddr,
+    ruleset: &str,
+    hands: u32,
+) -> (String, String, String, Client) {
+    let (id, token) = guest(addr, "逃跑者").await;
+    let room = create_room(
+        addr,
+        &token,
+        json!({"ruleset": ruleset, "hands": hands, "bots": ["basic", "basic", "basic"]}),
+    )
+    .await;
+    let table = room["table"].as_str().unwrap_or_default().to_string();
+    let mut client = Client::connect(addr, &table, &token, None)
+        .await
+        .expect("connect");
+    until_prompt(&mut client).await;
+    (id, token, table, client)
+}
+
+/// Escaped means the bot plays the seat for the rest of the match: the escaper's `hello` is
+/// refused with `escaped` (no snapshot, no prompt), and so is joining again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_escaped_player_does_not_get_the_seat_back() {
+    let (server, _clock) = common::sqlite_server_on_clock(|_| {}).await;
+    let addr = server.addr;
+    let (_, token, table, mut client) = alone_with_bots(addr, "sichuan", 4).await;
+    client.send(json!({"type": "leave"})).await.expect("leave");
+    drop(client);
+    // The bot finishes the hand for the seat (the next one waits for the hand-driven clock).
+    common::eventually("the hand the player escaped from is stored", async || {
+        common::stored_hands(addr, &table).await.len() == 1
+    })
+    .await;
+    let mut back = Client::connect(addr, &table, &token, None)
+        .await
+        .expect("reconnect");
+    let answer = back.next(WAIT).await.expect("message").expect("an answer");
+    assert_eq!(answer["type"], "error", "{answer}");
+    assert_eq!(answer["code"], "escaped", "{answer}");
+    // Then the server closes the socket with 1008 (policy) and the code as the reason.
+    let close = tokio::time::timeout(WAIT, back.socket.next())
+        .await
+        .expect("a close frame in time");
+    match close {
+        Some(Ok(Message::Close(Some(frame)))) => {
+            assert_eq!(u16::from(frame.code), 1008, "{frame:?}");
+            assert_eq!(frame.reason.as_str(), "escaped", "{frame:?}");
+        }
+        other => panic!("expected a close frame, got {other:?}"),
+    }
+    let (_, room) = common::http(addr, "GET", "/api/rooms", None, None)
+        .await
+        .expect("rooms");
+    assert!(
+        room.as_array()
+            .is_none_or(|rooms| rooms.iter().all(|r| r["table"] != json!(table))),
+        "a table with an escaped seat is not listed as having a free seat: {room}"
+    );
+    server.finish().await;
+}
+
+/// How an escape counts (proto/README.md, "Reconnection"): the hand escaped from is the
+/// escaper's; hands dealt after it are stored for the table but credited to no one; for the
+/// rating the escaper ranks last (against three bots at 1500: −16 whatever the scores).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hands_after_an_escape_are_not_the_escapers_and_the_escape_ranks_last() {
+    let (server, clock) = common::sqlite_server_on_clock(|_| {}).await;
+    let addr = server.addr;
+    let (player, _, table, mut client) = alone_with_bots(addr, "sichuan-xuezhan", 3).await;
+    client.send(json!({"type": "leave"})).await.expect("leave");
+    drop(client);
+    for played in 1..=3 {
+        common::eventually("the bots finish the hand", async || {
+            common::stored_hands(addr, &table).await.len() == played
+        })
+        .await;
+        // The next hand is dealt on the room's clock.
+        clock.advance(Duration::from_secs(60));
+    }
+    let hands = common::stored_hands(addr, &table).await;
+    let credited: Vec<Value> = hands
+        .iter()
+        .map(|h| h["seats"][0]["player"].clone())
+        .collect();
+    assert_eq!(
+        credited,
+        [json!(player), Value::Null, Value::Null],
+        "only the hand escaped from is the escaper's: {hands:?}"
+    );
+    let (_, history) = common::http(
+        addr,
+        "GET",
+        &format!("/api/players/{player}/history"),
+        None,
+        None,
+    )
+    .await
+    .expect("history");
+    assert_eq!(
+        history.as_array().map(Vec::len),
+        Some(1),
+        "the escaper's history holds the one hand: {history}"
+    );
+    let (_, board) = common::http(
+        addr,
+        "GET",
+        "/api/leaderboards/sichuan-xuezhan?by=rating",
+        None,
+        None,
+    )
+    .await
+    .expect("leaderboard");
+    let row = board
+        .as_array()
+        .and_then(|rows| rows.iter().find(|r| r["player"] == json!(player)))
+        .unwrap_or_else(|| panic!("the escaper is on the board: {board}"));
+    assert_eq!(row["hands"], 1, "{row}");
+    assert_eq!(row["score"], hands[0]["seats"][0]["delta"], "{row}");
+    assert_eq!(
+        row["rating"], 1484.0,
+        "ranked last against three bots: {row}"
+    );
     server.finish().await;
 }

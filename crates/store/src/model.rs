@@ -152,6 +152,12 @@ pub enum SeatOccupant {
         /// The bot's level.
         level: String,
     },
+    /// A player who escaped: the bot plays the seat for the rest of the match, and hands dealt
+    /// after the escape are not the player's.
+    Escaped {
+        /// Who.
+        player: PlayerId,
+    },
 }
 
 /// A table to create.

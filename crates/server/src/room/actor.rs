@@ -219,6 +219,9 @@ impl Room {
         if let Some(i) = self.seat_of(&player) {
             return Ok(i as u8);
         }
+        if self.escaped_here(&player) {
+            return Err(JoinError::Escaped);
+        }
         if self.finished {
             return Err(JoinError::Closed);
         }
@@ -243,7 +246,13 @@ impl Room {
         last_seq: Option<u64>,
         conn: Conn,
     ) -> Result<u8, ErrorCode> {
-        let i = self.seat_of(player).ok_or(ErrorCode::NotSeated)?;
+        let Some(i) = self.seat_of(player) else {
+            return Err(if self.escaped_here(player) {
+                ErrorCode::Escaped
+            } else {
+                ErrorCode::NotSeated
+            });
+        };
         let seat = &mut self.seats[i];
         if let Some(old) = seat.conn.take() {
             // A second connection replaces the first; the old one is told why.
@@ -260,7 +269,6 @@ impl Room {
         }
         seat.conn = Some(conn);
         seat.dropped_at = None;
-        seat.escaped = false;
         let missed = last_seq.and_then(|last| seat.since(last));
         match missed {
             Some(frames) => {
@@ -342,7 +350,7 @@ impl Room {
         }
         let now = self.now();
         for s in &self.seats {
-            if let (Some(t), false) = (s.dropped_at, s.escaped) {
+            if let Some(t) = s.dropped_at {
                 for after in [self.timing.grace_ms, self.timing.reconnect_ms] {
                     let at = t + Duration::from_millis(after);
                     if at > now {
@@ -359,8 +367,7 @@ impl Room {
         let reconnect = Duration::from_millis(self.timing.reconnect_ms);
         for i in 0..self.seats.len() {
             let s = &self.seats[i];
-            if !s.escaped && s.conn.is_none() && s.dropped_at.is_some_and(|t| now >= t + reconnect)
-            {
+            if s.conn.is_none() && s.dropped_at.is_some_and(|t| now >= t + reconnect) {
                 self.escape(i).await;
             }
         }
@@ -384,17 +391,18 @@ impl Room {
     /// A player has escaped: the bot plays the seat from now on; during a hand, the ruleset's
     /// penalty is stored with it.
     async fn escape(&mut self, i: usize) {
-        self.seats[i].escaped = true;
+        let Some(p) = self.seats[i].player().cloned() else {
+            return;
+        };
+        self.seats[i].escape();
+        self.persist_seats().await;
         if self.game.is_none() {
             // Between hands: the table's carry-over restarts now (during a hand, when it ends,
             // stored with that hand), and is stored now so a restart keeps the reset.
             self.table.player_left();
             self.persist_carried().await;
         }
-        if self.game.is_some()
-            && let Some(p) = self.seats[i].player().cloned()
-            && !self.escaped_in_hand.contains(&p)
-        {
+        if self.game.is_some() && !self.escaped_in_hand.contains(&p) {
             tracing::info!(seat = i, player = %p, "escaped");
             self.escaped_in_hand.push(p);
         }

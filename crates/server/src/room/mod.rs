@@ -166,6 +166,9 @@ pub enum JoinError {
     /// The match is over.
     #[error("the table is closed")]
     Closed,
+    /// The player escaped from this table: the bot plays the seat to the end of the match.
+    #[error("you escaped from this table; the bot plays your seat until the match ends")]
+    Escaped,
 }
 
 /// A room's address.

@@ -34,6 +34,15 @@ pub enum Occupant {
     },
     /// A bot.
     Bot(bot::Level),
+    /// A player who escaped (left mid-match, or never came back within the reconnection
+    /// window): the bot plays the seat for the rest of the match, the player may not take it
+    /// back, and hands dealt after the escape are not the player's results.
+    Escaped {
+        /// Who.
+        id: PlayerId,
+        /// Display name.
+        name: String,
+    },
 }
 
 impl Occupant {
@@ -45,6 +54,7 @@ impl Occupant {
             Occupant::Bot(level) => store::SeatOccupant::Bot {
                 level: level.to_string(),
             },
+            Occupant::Escaped { id, .. } => store::SeatOccupant::Escaped { player: id.clone() },
         }
     }
 }
@@ -65,8 +75,6 @@ pub struct SeatCtl {
     pub conn: Option<Conn>,
     /// When a player's connection dropped (None while connected or never connected).
     pub dropped_at: Option<Instant>,
-    /// The player left or never came back: the bot plays the seat for good.
-    pub escaped: bool,
     /// A snapshot asked for while a claim window was held, owed when it closes; the window's
     /// events are not sent to the seat meanwhile, as the snapshot shows them.
     pub snapshot_due: bool,
@@ -88,7 +96,6 @@ impl SeatCtl {
             occupant,
             conn: None,
             dropped_at,
-            escaped: false,
             snapshot_due: false,
             next_seq: first_seq,
             kept: VecDeque::new(),
@@ -96,11 +103,32 @@ impl SeatCtl {
         }
     }
 
-    /// The player seated, if any.
+    /// The player seated, if any (not one who escaped).
     pub fn player(&self) -> Option<&PlayerId> {
         match &self.occupant {
             Occupant::Player { id, .. } => Some(id),
             _ => None,
+        }
+    }
+
+    /// The player who sat here, seated or escaped.
+    pub fn sat_here(&self) -> Option<&PlayerId> {
+        match &self.occupant {
+            Occupant::Player { id, .. } | Occupant::Escaped { id, .. } => Some(id),
+            _ => None,
+        }
+    }
+
+    /// Turns a seated player into one who escaped; the connection goes.
+    pub fn escape(&mut self) {
+        if let Occupant::Player { id, name } = &self.occupant {
+            self.occupant = Occupant::Escaped {
+                id: id.clone(),
+                name: name.clone(),
+            };
+            self.conn = None;
+            self.dropped_at = None;
+            self.kept.clear();
         }
     }
 
@@ -109,7 +137,7 @@ impl SeatCtl {
         match &self.occupant {
             Occupant::Empty => SeatStatus::Empty,
             Occupant::Bot(_) => SeatStatus::Bot,
-            Occupant::Player { .. } if self.escaped => SeatStatus::Escaped,
+            Occupant::Escaped { .. } => SeatStatus::Escaped,
             Occupant::Player { .. } if self.conn.is_some() => SeatStatus::Connected,
             Occupant::Player { .. } if grace_over => SeatStatus::Takeover,
             Occupant::Player { .. } => SeatStatus::Disconnected,
@@ -119,7 +147,7 @@ impl SeatCtl {
     pub fn info(&self, seat: u8, grace_over: bool) -> SeatInfo {
         let name = match &self.occupant {
             Occupant::Empty => String::new(),
-            Occupant::Player { name, .. } => name.clone(),
+            Occupant::Player { name, .. } | Occupant::Escaped { name, .. } => name.clone(),
             Occupant::Bot(level) => format!("bot ({level})"),
         };
         SeatInfo {

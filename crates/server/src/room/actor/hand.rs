@@ -8,7 +8,7 @@ use protocol::ServerMessage;
 use store::{FinishedHand, LoggedAction, SeatResult, TableStatus, UnixMillis};
 use tokio::time::Instant;
 
-use super::super::seat::Occupant;
+use super::super::seat::{Occupant, SeatCtl};
 use super::window::is_claim;
 use super::{Room, random_u64, seed_commitment};
 
@@ -28,8 +28,8 @@ impl Room {
                 let first = self.hand_no() == 0;
                 let ready = self.seats.iter().all(|s| match s.occupant {
                     Occupant::Empty => false,
-                    Occupant::Bot(_) => true,
-                    Occupant::Player { .. } => !first || s.conn.is_some() || s.escaped,
+                    Occupant::Bot(_) | Occupant::Escaped { .. } => true,
+                    Occupant::Player { .. } => !first || s.conn.is_some(),
                 });
                 let due = self.next_hand_at.is_none_or(|t| t <= self.now());
                 if !(ready && due && self.start_hand().await) {
@@ -108,10 +108,8 @@ impl Room {
     pub(super) fn bot_plays(&self, i: usize, now: Instant) -> bool {
         let seat = &self.seats[i];
         match seat.occupant {
-            Occupant::Bot(_) | Occupant::Empty => true,
-            Occupant::Player { .. } => {
-                seat.escaped || seat.dropped_at.is_some_and(|t| now >= t + self.grace())
-            }
+            Occupant::Bot(_) | Occupant::Empty | Occupant::Escaped { .. } => true,
+            Occupant::Player { .. } => seat.dropped_at.is_some_and(|t| now >= t + self.grace()),
         }
     }
 
@@ -142,7 +140,12 @@ impl Room {
             .map_err(|e| format!("the action could not be logged: {e}"))?;
         self.log_seq += 1;
         crate::metrics::bump(&self.metrics.actions_total);
-        if by_bot && matches!(self.seats[seat.index()].occupant, Occupant::Player { .. }) {
+        if by_bot
+            && matches!(
+                self.seats[seat.index()].occupant,
+                Occupant::Player { .. } | Occupant::Escaped { .. }
+            )
+        {
             crate::metrics::bump(&self.metrics.takeover_actions_total);
         }
         let Some(game) = &mut self.game else {
@@ -220,7 +223,7 @@ impl Room {
                 .iter()
                 .enumerate()
                 .map(|(i, s)| SeatResult {
-                    player: s.player().cloned(),
+                    player: self.credited(s).cloned(),
                     delta: settlement.deltas.0[i],
                 })
                 .collect(),
@@ -261,6 +264,17 @@ impl Room {
         self.publish_summary();
     }
 
+    /// Whose result a seat's share of the hand is: the seated player's, and an escaper's for the
+    /// hand it escaped from (it cannot leave a losing hand to dodge it), but not for hands dealt
+    /// after the escape, which the bot plays for the table alone.
+    fn credited<'a>(&self, seat: &'a SeatCtl) -> Option<&'a store::PlayerId> {
+        match &seat.occupant {
+            Occupant::Player { id, .. } => Some(id),
+            Occupant::Escaped { id, .. } if self.escaped_in_hand.contains(id) => Some(id),
+            _ => None,
+        }
+    }
+
     /// The players who escaped during the hand, each with the ruleset's penalty. An escape is
     /// recorded even where the rules set no penalty (0 points), so organisers see who left.
     pub(super) fn escapes(&self) -> Vec<store::Escape> {
@@ -280,7 +294,7 @@ impl Room {
         let ruleset = self.settings.ruleset.id().to_string();
         let mut placements = Vec::new();
         for (i, seat) in self.seats.iter().enumerate() {
-            let rating = match seat.player() {
+            let rating = match seat.sat_here() {
                 Some(p) => match self.store.rating(p, &ruleset).await {
                     Ok((r, _)) => Some(r),
                     Err(e) => {
@@ -290,9 +304,10 @@ impl Room {
                 },
                 None => None,
             };
-            placements.push(crate::rating::Placement {
-                rating,
-                score: self.table.state().scores.0[i],
+            let score = self.table.state().scores.0[i];
+            placements.push(match seat.occupant {
+                Occupant::Escaped { .. } => crate::rating::Placement::escaped(rating, score),
+                _ => crate::rating::Placement { rating, score },
             });
         }
         let changes = crate::rating::changes(&placements);
@@ -300,7 +315,7 @@ impl Room {
             .iter()
             .zip(changes)
             .filter_map(|(s, delta)| {
-                s.player().map(|p| store::RatingChange {
+                s.sat_here().map(|p| store::RatingChange {
                     player: p.clone(),
                     delta,
                 })

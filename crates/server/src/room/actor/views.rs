@@ -36,6 +36,13 @@ impl Room {
         self.seats.iter().position(|s| s.player() == Some(player))
     }
 
+    /// Whether `player` escaped from this table (and so may not sit or connect again).
+    pub(super) fn escaped_here(&self, player: &store::PlayerId) -> bool {
+        self.seats.iter().any(|s| {
+            matches!(&s.occupant, super::super::seat::Occupant::Escaped { id, .. } if id == player)
+        })
+    }
+
     pub(super) fn snapshot(&self, i: usize) -> TableSnapshot {
         let seat = Seat::ALL[i];
         TableSnapshot {
