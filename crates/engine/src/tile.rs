@@ -216,7 +216,16 @@ impl fmt::Debug for Tile {
 
 impl FromStr for Tile {
     type Err = TileParseError;
+    /// One tile, written exactly as a rank and a suit letter (`5m`): hand notation may space its
+    /// groups, but a single tile with a space in it (`" 5m"`, `"5 m"`) is refused.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if let Some((at, found)) = s.char_indices().find(|(_, c)| c.is_whitespace()) {
+            return Err(TileParseError::Unexpected {
+                input: s.to_owned(),
+                found,
+                at,
+            });
+        }
         let tiles = parse_tiles(s)?;
         match tiles.as_slice() {
             [t] => Ok(*t),
@@ -382,6 +391,20 @@ pub fn format_tiles(tiles: &[Tile]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_single_tile_has_no_spaces() {
+        for spaced in [" 5m", "5m ", "5 m", "5\tm"] {
+            assert!(
+                matches!(
+                    spaced.parse::<Tile>(),
+                    Err(TileParseError::Unexpected { .. })
+                ),
+                "{spaced:?}"
+            );
+        }
+        assert_eq!("5m".parse::<Tile>().map(|t| t.to_string()), Ok("5m".into()));
+    }
 
     #[test]
     fn notation_round_trips() {

@@ -28,6 +28,9 @@ use error::ApiError;
 use lobby::Lobby;
 use room::Timing;
 
+/// Sign-outs a socket may lag behind before it misses one (it then closes, to be safe).
+const SIGN_OUTS_QUEUED: usize = 1024;
+
 /// What every request handler shares.
 #[derive(Clone)]
 pub struct AppState {
@@ -43,6 +46,8 @@ pub struct AppState {
     pub queues: Arc<quick::Queues>,
     /// Counters for `/metrics`.
     pub metrics: Arc<metrics::Metrics>,
+    /// Sessions ended by signing out: every socket opened with that token closes.
+    pub signed_out: tokio::sync::broadcast::Sender<store::TokenHash>,
 }
 
 impl AppState {
@@ -228,6 +233,7 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
         timing,
         queues: Arc::new(quick::Queues::default()),
         metrics: Arc::new(metrics::Metrics::default()),
+        signed_out: tokio::sync::broadcast::channel(SIGN_OUTS_QUEUED).0,
     };
     let restored = restore::restore_rooms(&state).await?;
     if restored > 0 {

@@ -10,7 +10,7 @@ use axum::extract::{Path, State};
 use axum::response::Response;
 use futures_util::{SinkExt, StreamExt};
 use protocol::{ClientMessage, Envelope, ErrorCode, ServerMessage};
-use store::{PlayerId, TableId};
+use store::{PlayerId, TableId, TokenHash};
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
@@ -66,8 +66,8 @@ pub async fn watch(
 }
 
 async fn spectate(state: AppState, table: Option<TableId>, mut socket: WebSocket, conn: u64) {
-    let room = match hello(&state, table, &mut socket).await {
-        Ok((_, room, _)) => room,
+    let (room, token) = match hello(&state, table, &mut socket).await {
+        Ok((_, room, _, token)) => (room, token),
         Err(refusal) => return refuse(&mut socket, refusal).await,
     };
     let (tx, mut rx) = mpsc::channel::<(Instant, Arc<str>)>(OUTBOX * 4);
@@ -85,9 +85,14 @@ async fn spectate(state: AppState, table: Option<TableId>, mut socket: WebSocket
     // meanwhile.
     let mut next: Option<(Instant, Arc<str>)> = None;
     let time = state.timing.time.clone();
+    let mut signed_out = state.signed_out.subscribe();
     loop {
         let due = next.as_ref().map(|(due, _)| *due);
         tokio::select! {
+            ended = signed_out.recv() => if session_ended(ended, token) {
+                let _ = sink.send(closing(ErrorCode::BadToken, "signed_out")).await;
+                break;
+            },
             out = rx.recv(), if next.is_none() => match out {
                 Some(frame) => next = Some(frame),
                 None => break,
@@ -108,7 +113,7 @@ async fn spectate(state: AppState, table: Option<TableId>, mut socket: WebSocket
                     let reply = match serde_json::from_str::<ClientMessage>(&t) {
                         Ok(ClientMessage::Ping { id }) => frame(ServerMessage::Pong { id }),
                         Ok(_) => error(None, ErrorCode::NotSeated, "spectators only watch"),
-                        Err(e) => error(None, ErrorCode::BadMessage, e.to_string()),
+                        Err(e) => error(request_id(&t), ErrorCode::BadMessage, e.to_string()),
                     };
                     let _ = sink.send(reply).await;
                 }
@@ -157,12 +162,37 @@ async fn refuse(socket: &mut WebSocket, (code, message): Refusal) {
         .ok()
         .and_then(|v| v.as_str().map(str::to_owned))
         .unwrap_or_default();
-    let _ = socket
-        .send(Message::Close(Some(CloseFrame {
-            code: close_code(code),
-            reason: reason.into(),
-        })))
-        .await;
+    let _ = socket.send(closing(code, &reason)).await;
+}
+
+/// A close frame for an error that ends the connection, with `reason`.
+fn closing(code: ErrorCode, reason: &str) -> Message {
+    Message::Close(Some(CloseFrame {
+        code: close_code(code),
+        reason: reason.into(),
+    }))
+}
+
+/// Whether a sign-out ends this connection: its own token's, or one it lagged too far behind
+/// to know (to be safe).
+fn session_ended(
+    ended: Result<TokenHash, tokio::sync::broadcast::error::RecvError>,
+    token: TokenHash,
+) -> bool {
+    match ended {
+        Ok(gone) => gone == token,
+        Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => true,
+        Err(tokio::sync::broadcast::error::RecvError::Closed) => false,
+    }
+}
+
+/// The `id` of a request that does not parse, when the frame is a JSON object with a numeric
+/// one: an error answering it carries the id, so the client can settle that request.
+fn request_id(text: &str) -> Option<u64> {
+    serde_json::from_str::<serde_json::Value>(text)
+        .ok()?
+        .get("id")?
+        .as_u64()
 }
 
 /// Waits for `hello` and resolves who is connecting to which room.
@@ -170,7 +200,7 @@ async fn hello(
     state: &AppState,
     table: Option<TableId>,
     socket: &mut WebSocket,
-) -> Result<(PlayerId, RoomHandle, Option<u64>), Refusal> {
+) -> Result<(PlayerId, RoomHandle, Option<u64>, TokenHash), Refusal> {
     let first = tokio::time::timeout(HELLO_WITHIN, socket.recv()).await;
     let text = match first {
         Ok(Some(Ok(Message::Text(t)))) => t,
@@ -193,7 +223,7 @@ async fn hello(
         .as_ref()
         .and_then(|t| state.lobby.room(t))
         .ok_or_else(|| (ErrorCode::TableClosed, "no such table is open".to_string()))?;
-    Ok((player, room, last_seq))
+    Ok((player, room, last_seq, crate::auth::hash(&token)))
 }
 
 async fn session(state: AppState, table: Option<TableId>, socket: WebSocket, conn: u64) {
@@ -205,7 +235,7 @@ async fn session(state: AppState, table: Option<TableId>, socket: WebSocket, con
 }
 
 async fn play(state: AppState, table: Option<TableId>, mut socket: WebSocket, conn: u64) {
-    let (player, room, last_seq) = match hello(&state, table, &mut socket).await {
+    let (player, room, last_seq, token) = match hello(&state, table, &mut socket).await {
         Ok(x) => x,
         Err(refusal) => return refuse(&mut socket, refusal).await,
     };
@@ -244,8 +274,13 @@ async fn play(state: AppState, table: Option<TableId>, mut socket: WebSocket, co
     let (mut sink, mut stream) = socket.split();
     let mut bucket = Bucket::new(f64::from(state.config.client_rate.max(1)));
     let mut ids: VecDeque<u64> = VecDeque::new();
+    let mut signed_out = state.signed_out.subscribe();
     loop {
         tokio::select! {
+            ended = signed_out.recv() => if session_ended(ended, token) {
+                let _ = sink.send(closing(ErrorCode::BadToken, "signed_out")).await;
+                break;
+            },
             out = rx.recv() => match out {
                 Some(text) => {
                     tracing::trace!(len = text.len(), "frame out");
@@ -284,7 +319,7 @@ async fn play(state: AppState, table: Option<TableId>, mut socket: WebSocket, co
                     Ok(m) => m,
                     Err(e) => {
                         crate::metrics::bump(&state.metrics.messages_refused_total);
-                        let _ = sink.send(error(None, ErrorCode::BadMessage, e.to_string())).await;
+                        let _ = sink.send(error(request_id(&text), ErrorCode::BadMessage, e.to_string())).await;
                         continue;
                     }
                 };

@@ -197,3 +197,66 @@ async fn hands_after_an_escape_are_not_the_escapers_and_the_escape_ranks_last() 
     );
     server.finish().await;
 }
+
+/// A request that does not parse is answered `bad_message` with its `id`, so the client can
+/// settle that request; a tile is written exactly (`" 5m"` and `"5 m"` are not tiles).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bad_request_is_answered_with_its_id_and_spaced_tiles_are_refused() {
+    let (server, _clock) = common::sqlite_server_on_clock(|_| {}).await;
+    let addr = server.addr;
+    let (_, _, _, mut client) = alone_with_bots(addr, "sichuan", 1).await;
+    for (id, tile) in [(77, " 5m"), (78, "5 m"), (79, "5m ")] {
+        client
+            .send(json!({"type": "act", "id": id, "action": {"type": "discard", "tile": tile}}))
+            .await
+            .expect("send");
+        let answer = loop {
+            let m = client.next(WAIT).await.expect("message").expect("open");
+            if m["type"] == "error" {
+                break m;
+            }
+        };
+        assert_eq!(answer["code"], "bad_message", "{tile:?}: {answer}");
+        assert_eq!(
+            answer["id"], id,
+            "{tile:?}: the error names the request: {answer}"
+        );
+    }
+    server.finish().await;
+}
+
+/// Signing out ends the session everywhere: a seat's socket and a spectator's socket opened
+/// with the token close (1008, reason `signed_out`), and the token opens nothing more.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn signing_out_closes_the_sockets_opened_with_the_token() {
+    let (server, _clock) = common::sqlite_server_on_clock(|_| {}).await;
+    let addr = server.addr;
+    let (_, token, table, mut seat) = alone_with_bots(addr, "sichuan", 1).await;
+    let mut watcher = Client::watch(addr, &table, &token).await.expect("watch");
+    watcher.next(WAIT).await.expect("a snapshot").expect("open");
+    let (status, _) = common::http(addr, "DELETE", "/api/sessions", Some(&token), None)
+        .await
+        .expect("sign out");
+    assert_eq!(status, 204);
+    for client in [&mut seat, &mut watcher] {
+        let close = loop {
+            let frame = tokio::time::timeout(WAIT, client.socket.next())
+                .await
+                .expect("closed in time");
+            match frame {
+                Some(Ok(Message::Close(frame))) => break frame,
+                Some(Ok(_)) => continue,
+                other => panic!("expected a close frame, got {other:?}"),
+            }
+        };
+        let frame = close.expect("a close frame with a code");
+        assert_eq!(u16::from(frame.code), 1008, "{frame:?}");
+        assert_eq!(frame.reason.as_str(), "signed_out", "{frame:?}");
+    }
+    let mut again = Client::connect(addr, &table, &token, None)
+        .await
+        .expect("connect");
+    let answer = again.next(WAIT).await.expect("message").expect("open");
+    assert_eq!(answer["code"], "bad_token", "{answer}");
+    server.finish().await;
+}

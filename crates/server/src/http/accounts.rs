@@ -91,6 +91,8 @@ pub(super) async fn sign_out(
     authed: Authed,
 ) -> Result<StatusCode, ApiError> {
     state.store.delete_session(&authed.token).await?;
+    // Sockets opened with the token close too (nobody listening is fine).
+    let _ = state.signed_out.send(authed.token);
     Ok(StatusCode::NO_CONTENT)
 }
 
