@@ -518,6 +518,17 @@ async fn spectators_see_public_events_only_and_late_by_the_room_delay() {
     assert_eq!(status, 201, "{room}");
     let table = room["table"].as_str().unwrap_or_default().to_string();
     let mut spectator = Client::watch(addr, &table, &watcher).await.expect("watch");
+    let mut client = Client::connect(addr, &table, &player, None)
+        .await
+        .expect("connect");
+    // The whole hand is played while the rooms' clock stands still: every public message, the
+    // spectator's first snapshot included, is due a second later, and the spectator sees none
+    // of it until then.
+    let over = play_out(&mut client).await.expect("the hand ends");
+    clock.advance(Duration::from_millis(999));
+    let early = ping(&mut spectator, 1).await;
+    assert!(early.is_empty(), "shown before the delay: {early:?}");
+    clock.advance(Duration::from_millis(1));
     let first = spectator.next(WAIT).await.expect("message").expect("open");
     assert_eq!(first["type"], "snapshot", "{first}");
     assert!(first["table"]["seat"].is_null(), "a spectator has no seat");
@@ -526,16 +537,6 @@ async fn spectators_see_public_events_only_and_late_by_the_room_delay() {
         "the join code is the players' to share: {first}"
     );
     assert_eq!(first["table"]["hands"], 1, "{first}");
-    let mut client = Client::connect(addr, &table, &player, None)
-        .await
-        .expect("connect");
-    // The whole hand is played while the rooms' clock stands still: every public message is
-    // due a second later, and the spectator sees none of it until then.
-    let over = play_out(&mut client).await.expect("the hand ends");
-    clock.advance(Duration::from_millis(999));
-    let early = ping(&mut spectator, 1).await;
-    assert!(early.is_empty(), "shown before the delay: {early:?}");
-    clock.advance(Duration::from_millis(1));
     let spectator_over = loop {
         let m = spectator.next(WAIT).await.expect("message").expect("open");
         if m["type"] == "hand_over" {

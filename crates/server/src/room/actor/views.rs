@@ -93,7 +93,9 @@ impl Room {
         }
     }
 
-    /// Lets a spectator in: its stream starts with a snapshot.
+    /// Lets a spectator in: its stream starts with a snapshot of the table as it is now, shown
+    /// after the room's spectator delay like every frame after it, so that nothing a spectator
+    /// sees, on arrival or on reconnecting, is newer than the delay allows.
     pub(super) fn watch(&mut self, conn: u64, tx: SpectatorTx) {
         let snapshot = ServerMessage::Snapshot {
             table: Box::new(self.public_snapshot()),
@@ -103,7 +105,8 @@ impl Room {
             message: snapshot,
         })
         .unwrap_or_default();
-        if tx.try_send((self.now(), frame.into())).is_ok() {
+        let due = self.now() + Duration::from_millis(self.settings.spectator_delay_ms);
+        if tx.try_send((due, frame.into())).is_ok() {
             self.spectators.push(Spectator {
                 conn,
                 tx,
