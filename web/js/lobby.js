@@ -162,6 +162,8 @@ function createCard(ctx, rulesets) {
   ruleset.addEventListener('change', showDefaults);
   const isPublic = el('input', { id: 'public', type: 'checkbox', checked: true });
   const delay = el('input', { id: 'spectator-delay', type: 'number', min: 0, max: 600, value: 0 });
+  // The claim window after every discard, whoever could claim (the server's default when empty).
+  const claimSeconds = el('input', { id: 'claim-seconds', type: 'number', min: 1, max: 15, placeholder: '4' });
   const submit = el('button', { type: 'submit', class: 'primary', dataset: { testid: 'create-room' } }, 'Create the room');
   const form = el('form', {
     class: 'card create',
@@ -188,6 +190,7 @@ function createCard(ctx, rulesets) {
         public: isPublic.checked,
         spectator_delay_seconds: Number(delay.value),
       };
+      if (claimSeconds.value) spec.claim_window_seconds = Number(claimSeconds.value);
       if (hands.value) spec.hands = Number(hands.value);
       submit.disabled = true;
       try {
@@ -206,6 +209,7 @@ function createCard(ctx, rulesets) {
     seatSelects.map((s, i) => el('div', { class: 'field' }, el('label', { for: s.id }, `Seat ${i + 2}`), s))),
   el('div', { class: 'field' }, el('label', { for: 'action-seconds' }, 'Seconds per decision'), actionSeconds),
   el('div', { class: 'field' }, el('label', { for: 'bank-seconds' }, 'Time bank per hand (s)'), bankSeconds),
+  el('div', { class: 'field' }, el('label', { for: 'claim-seconds' }, 'Seconds to claim a discard'), claimSeconds),
   el('div', { class: 'field' }, el('label', { for: 'hands' }, 'Hands'), hands),
   el('div', { class: 'field check' }, el('label', { for: 'public' }, 'Listed in the lobby'), isPublic),
   el('div', { class: 'field' }, el('label', { for: 'spectator-delay' }, 'Spectator delay (s)'), delay),
@@ -256,6 +260,7 @@ function roomsCard(ctx, rulesets) {
       el('div', { class: 'muted' }, r.seats.map((s) => (s.status === 'empty' ? '(free seat)' : s.name)).join(' · ')),
       el('div', { class: 'room-foot' },
         el('span', { class: 'muted' }, `${r.hands_played} hands played`),
+        el('span', { class: 'muted' }, `${r.action_seconds} s a decision, ${r.claim_window_ms / 1000} s to claim`),
         el('button', {
           type: 'button',
           dataset: { code: r.code },

@@ -118,6 +118,10 @@ pub struct TableSnapshot {
     /// The room's time bank per seat and hand, in seconds.
     #[serde(default)]
     pub time_bank_seconds: u64,
+    /// How long, in milliseconds, every discard's (and robbable kong's) claim window stays open
+    /// at this table, whoever could claim: a claim prompt's deadline is the window's end.
+    #[serde(default)]
+    pub claim_window_ms: u64,
 }
 
 /// Why a request failed.

@@ -31,8 +31,9 @@ pub struct Config {
     pub next_hand_ms: u64,
     /// Milliseconds every discard's claim window stays open at a table where people play or
     /// watch, whoever could claim, so that timing never tells who could; claims are made within
-    /// it (0: no hold).
-    #[arg(long, env = "MAHJONG_CLAIM_WINDOW_MS", default_value_t = 2000)]
+    /// it. The default of rooms whose creator sets none (`claim_window_seconds`) and of
+    /// quick-match rooms (0: no hold, for tests and bot-only benchmarks).
+    #[arg(long, env = "MAHJONG_CLAIM_WINDOW_MS", default_value_t = 4000)]
     pub claim_window_ms: u64,
     /// Milliseconds a quick-match player waits for others before bots fill the table.
     #[arg(long, env = "MAHJONG_QUICK_FILL_MS", default_value_t = 15_000)]
@@ -63,7 +64,7 @@ impl Config {
             next_hand_ms: 3000,
             client_rate: 50,
             quick_fill_ms: 15_000,
-            claim_window_ms: 2000,
+            claim_window_ms: 4000,
             log_json: false,
             time: crate::time::TimeSource::System,
         }

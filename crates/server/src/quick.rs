@@ -141,7 +141,10 @@ async fn seat(state: &AppState, ruleset: &Ruleset, group: Vec<Waiter>) {
         .collect();
     occupants.resize(players, Occupant::Bot(FILL_LEVEL));
     let spec = RoomSpec {
-        clock: crate::room::Clock::DEFAULT,
+        clock: crate::room::Clock {
+            claim_ms: state.timing.claim_window_ms,
+            ..crate::room::Clock::DEFAULT
+        },
         hands: crate::room::default_hands(ruleset),
         public: false,
         spectator_delay_ms: 0,

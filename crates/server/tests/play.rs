@@ -893,53 +893,83 @@ async fn quick_match_seats_waiting_players_together_and_fills_with_bots() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_claim_window_lasts_the_same_whoever_could_claim() {
-    const WINDOW: u64 = 2_000;
-    let (server, clock) = common::sqlite_server_on_clock(|c| c.claim_window_ms = WINDOW).await;
+    // The room sets its own window; the server's default (2 s here) is for rooms that do not.
+    const WINDOW: u64 = 6_000;
+    let (server, clock) = common::sqlite_server_on_clock(|c| c.claim_window_ms = 2_000).await;
     let addr = server.addr;
     let (_, token) = guest(addr, "计时").await;
     let room = create_room(
         addr,
         &token,
-        json!({"ruleset": "sichuan-xuezhan", "hands": 1, "bots": ["basic", "basic", "basic"]}),
+        json!({"ruleset": "sichuan-xuezhan", "hands": 4, "bots": ["basic", "basic", "basic"],
+               "claim_window_seconds": WINDOW / 1000}),
     )
     .await;
     let table = room["table"].as_str().unwrap_or_default().to_string();
+    // A room with a free seat is listed with its window.
+    let (_, other) = guest(addr, "等人").await;
+    let open = create_room(
+        addr,
+        &other,
+        json!({"ruleset": "sichuan-xuezhan", "bots": ["basic"], "claim_window_seconds": 9}),
+    )
+    .await;
+    let (_, listed) = common::http(addr, "GET", "/api/rooms", None, None)
+        .await
+        .expect("rooms");
+    assert!(
+        listed.as_array().is_some_and(|rooms| rooms
+            .iter()
+            .any(|r| r["table"] == open["table"] && r["claim_window_ms"] == 9_000)),
+        "the lobby shows a room's claim window: {listed}"
+    );
     let mut client = Client::connect(addr, &table, &token, None)
         .await
         .expect("connect");
     // After every discard (and every added kong, which may be robbed), nothing more of the hand
-    // reaches the player until the window's last millisecond has passed, whether anyone (the
-    // player included) could claim or not; a claim the player is asked for is due at the
-    // window's end.
-    let (mut windows, mut claim_prompts) = (0, 0);
+    // reaches the player until the window's last millisecond has passed, whether the player
+    // could claim or not; a claim the player is asked for is due at the window's end. Hands
+    // are played until both kinds of window were seen.
+    let (mut windows, mut with_prompt) = (0, 0);
     loop {
         let m = client.next(WAIT).await.expect("message").expect("open");
+        if m["type"] == "snapshot" {
+            assert_eq!(m["table"]["claim_window_ms"], WINDOW, "{m}");
+        }
         if ["discarded", "kong_offered"].contains(&m["event"]["kind"].as_str().unwrap_or("")) {
             let ends = clock.source().unix_ms().0 + WINDOW as i64;
+            let mut prompted = false;
             for step in [WINDOW - 1, 1] {
                 for early in client.sync().await {
                     assert_ne!(early["type"], "event", "inside the window: {early}");
                     assert_ne!(early["type"], "hand_over", "inside the window: {early}");
                     if let Some(legal) = prompt_of(&early) {
                         assert_eq!(early["deadline_ms"].as_i64(), Some(ends), "{early}");
-                        claim_prompts += 1;
+                        prompted = true;
                         client.act(choose(&legal)).await.expect("act");
                     }
                 }
                 clock.advance(Duration::from_millis(step));
             }
             windows += 1;
+            with_prompt += usize::from(prompted);
             continue;
         }
         if let Some(legal) = prompt_of(&m) {
             client.act(choose(&legal)).await.expect("act");
         }
         if m["type"] == "hand_over" {
-            break;
+            if with_prompt > 0 && with_prompt < windows {
+                break;
+            }
+            // The next hand is dealt on the room's clock.
+            clock.advance(Duration::from_secs(60));
         }
+        assert_ne!(
+            m["type"], "table_closed",
+            "4 hands without both kinds of window"
+        );
     }
-    assert!(windows > 10, "{windows} discards");
-    eprintln!("{windows} windows, {claim_prompts} claim prompts");
     server.finish().await;
 }
 

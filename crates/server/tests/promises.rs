@@ -260,3 +260,25 @@ async fn signing_out_closes_the_sockets_opened_with_the_token() {
     assert_eq!(answer["code"], "bad_token", "{answer}");
     server.finish().await;
 }
+
+/// A room's claim window is one of its settings, in range: 1 to 15 seconds.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_claim_window_out_of_range_is_refused() {
+    let server = common::sqlite_server().await;
+    let addr = server.addr;
+    let (_, token) = guest(addr, "设置").await;
+    for bad in [json!(0), json!(16)] {
+        let (status, body) = common::http(
+            addr,
+            "POST",
+            "/api/rooms",
+            Some(&token),
+            Some(json!({"ruleset": "sichuan", "claim_window_seconds": bad})),
+        )
+        .await
+        .expect("create");
+        assert_eq!(status, 400, "{bad}: {body}");
+        assert!(body["code"].is_string(), "a typed error: {body}");
+    }
+    server.finish().await;
+}

@@ -42,6 +42,10 @@ pub(super) struct CreateRoom {
     /// How far spectators are behind play (0 to 600 seconds).
     #[serde(default)]
     spectator_delay_seconds: u64,
+    /// How long every discard's claim window stays open, whoever could claim (1 to 15 seconds);
+    /// by default the server's (`--claim-window-ms`, 4 s).
+    #[serde(default)]
+    claim_window_seconds: Option<u64>,
 }
 
 fn default_action_seconds() -> u64 {
@@ -109,6 +113,15 @@ pub(super) async fn create_room(
             "spectator_delay_seconds must be 0 to 600".into(),
         ));
     }
+    let claim_ms = match body.claim_window_seconds {
+        None => state.timing.claim_window_ms,
+        Some(s) if (1..=15).contains(&s) => s * 1000,
+        Some(_) => {
+            return Err(ApiError::BadRequest(
+                "claim_window_seconds must be 1 to 15".into(),
+            ));
+        }
+    };
     let hands = body.hands.unwrap_or_else(|| room::default_hands(&ruleset));
     if !(1..=64).contains(&hands) {
         return Err(ApiError::BadRequest("hands must be 1 to 64".into()));
@@ -120,6 +133,7 @@ pub(super) async fn create_room(
         clock: room::Clock {
             action_ms: body.action_seconds * 1000,
             bank_ms: body.time_bank_seconds * 1000,
+            claim_ms,
         },
         hands,
         public: body.public,
@@ -183,6 +197,10 @@ pub(super) struct RoomListing {
     #[schema(value_type = Vec<Object>)]
     seats: Vec<protocol::SeatInfo>,
     hands_played: u64,
+    /// The room's time for every decision, in seconds.
+    action_seconds: u64,
+    /// Its claim window after every discard, in milliseconds.
+    claim_window_ms: u64,
 }
 
 /// Public rooms with a free seat.
@@ -200,6 +218,8 @@ pub(super) async fn list_rooms(State(state): State<AppState>) -> Json<Vec<RoomLi
             code: s.code,
             seats: s.seats,
             hands_played: s.hands_played,
+            action_seconds: s.clock.action_ms / 1000,
+            claim_window_ms: s.clock.claim_ms,
         })
         .collect();
     rooms.sort_by(|a, b| a.table.cmp(&b.table));

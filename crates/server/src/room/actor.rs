@@ -97,6 +97,7 @@ impl Room {
             code: settings.code.clone(),
             hands_played: 0,
             closed_to_joins: false,
+            clock: settings.clock,
         }));
         let room = Room {
             id,

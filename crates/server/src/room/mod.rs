@@ -40,13 +40,25 @@ pub struct Clock {
     /// Milliseconds of bank per seat and hand.
     #[serde(default)]
     pub bank_ms: u64,
+    /// Milliseconds every discard's (and robbable kong's) claim window stays open while anyone
+    /// plays or watches, whoever could claim: a person must read the prompt and click, and the
+    /// length never depends on who could claim, so timing tells nobody anything.
+    #[serde(default = "default_claim_ms")]
+    pub claim_ms: u64,
+}
+
+fn default_claim_ms() -> u64 {
+    Clock::DEFAULT.claim_ms
 }
 
 impl Clock {
-    /// What a room gets unless its creator says otherwise (and every quick-match room).
+    /// What a room gets unless its creator says otherwise. The claim window: reading a pung or
+    /// chow prompt and clicking takes a person 1.5 to 3 s, and a phone's round trip adds to it;
+    /// 4 s covers that, at a cost of 4 s after every discard at a table someone watches.
     pub const DEFAULT: Clock = Clock {
         action_ms: 20_000,
         bank_ms: 20_000,
+        claim_ms: 4_000,
     };
 }
 
@@ -65,7 +77,7 @@ pub struct Timing {
     pub reconnect_ms: u64,
     /// Between hands.
     pub next_hand_ms: u64,
-    /// How long every discard's claim window stays open while anyone watches the table.
+    /// The claim window of rooms whose creator does not set one, and of quick-match rooms.
     pub claim_window_ms: u64,
     /// Where the time all of these are measured in comes from.
     pub time: crate::time::TimeSource,
@@ -88,6 +100,8 @@ pub struct RoomSummary {
     pub hands_played: u64,
     /// Every seat is taken or the match is over.
     pub closed_to_joins: bool,
+    /// The room's thinking time and claim window.
+    pub clock: Clock,
 }
 
 /// A request to a room.

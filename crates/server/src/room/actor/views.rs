@@ -90,6 +90,7 @@ impl Room {
             hands: self.settings.hands,
             action_seconds: self.settings.clock.action_ms / 1000,
             time_bank_seconds: self.settings.clock.bank_ms / 1000,
+            claim_window_ms: self.settings.clock.claim_ms,
         }
     }
 

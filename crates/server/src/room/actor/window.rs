@@ -55,7 +55,7 @@ impl Room {
     /// Starts holding a claim window open, when someone could read its timing: a connected
     /// player or a spectator.
     pub(super) fn hold_open(&mut self) {
-        let ms = self.timing.claim_window_ms;
+        let ms = self.settings.clock.claim_ms;
         let watched = self.seats.iter().any(|s| s.conn.is_some()) || !self.spectators.is_empty();
         if ms == 0 || !watched {
             return;
