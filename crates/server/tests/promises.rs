@@ -282,3 +282,49 @@ async fn a_claim_window_out_of_range_is_refused() {
     }
     server.finish().await;
 }
+
+/// A player whose connection drops is announced to the table (`seat_changed`, `disconnected`),
+/// even when the room noticed the drop first by failing to send to it. Five tables, as the
+/// two ways the room learns of a drop race each other.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dropped_connection_is_announced_to_the_table() {
+    let (server, _clock) = common::sqlite_server_on_clock(|_| {}).await;
+    let addr = server.addr;
+    for _ in 0..5 {
+        let (_, away) = guest(addr, "离开").await;
+        let (_, stays) = guest(addr, "留下").await;
+        let room = create_room(
+            addr,
+            &away,
+            json!({"ruleset": "sichuan", "hands": 1, "bots": ["basic", "basic"]}),
+        )
+        .await;
+        let table = room["table"].as_str().unwrap_or_default().to_string();
+        let code = room["code"].as_str().unwrap_or_default().to_string();
+        common::join_room(addr, &stays, &code).await;
+        let mut gone = Client::connect(addr, &table, &away, None)
+            .await
+            .expect("connect");
+        let mut player = Client::connect(addr, &table, &stays, None)
+            .await
+            .expect("connect");
+        loop {
+            let m = gone.next(WAIT).await.expect("message").expect("open");
+            if m["type"] == "event" {
+                break;
+            }
+        }
+        drop(gone);
+        common::eventually("the table is told seat 0 dropped", async || {
+            player.sync().await;
+            player
+                .received
+                .iter()
+                .filter(|m| m["type"] == "seat_changed" && m["seat"] == 0)
+                .last()
+                .is_some_and(|m| m["status"] == "disconnected")
+        })
+        .await;
+    }
+    server.finish().await;
+}

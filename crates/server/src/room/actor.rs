@@ -179,11 +179,13 @@ impl Room {
                 let _ = reply.send(result);
             }
             Command::Disconnect { player, conn } => {
-                if let Some(i) = self.seat_of(&player)
-                    && self.seats[i].conn.as_ref().is_some_and(|c| c.id == conn)
-                {
-                    self.seats[i].conn = None;
-                    self.seats[i].dropped_at = Some(self.now());
+                if let Some(i) = self.seat_of(&player) {
+                    if self.seats[i].conn.as_ref().is_some_and(|c| c.id == conn) {
+                        self.seats[i].conn = None;
+                        self.seats[i].dropped_at = Some(self.now());
+                    }
+                    // Announced either way: a send to the closed connection may have dropped
+                    // it already, without a word to the table.
                     self.refresh_statuses();
                 }
             }
