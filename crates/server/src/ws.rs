@@ -275,10 +275,13 @@ async fn play(state: AppState, table: Option<TableId>, mut socket: WebSocket, co
     let mut bucket = Bucket::new(f64::from(state.config.client_rate.max(1)));
     let mut ids: VecDeque<u64> = VecDeque::new();
     let mut signed_out = state.signed_out.subscribe();
+    // How the server closes the socket when the session ends on its side (None: the client's
+    // own close, or a broken connection).
+    let mut close: Option<(u16, &'static str)> = None;
     loop {
         tokio::select! {
             ended = signed_out.recv() => if session_ended(ended, token) {
-                let _ = sink.send(closing(ErrorCode::BadToken, "signed_out")).await;
+                close = Some((close_code(ErrorCode::BadToken), "signed_out"));
                 break;
             },
             out = rx.recv() => match out {
@@ -288,7 +291,12 @@ async fn play(state: AppState, table: Option<TableId>, mut socket: WebSocket, co
                         break;
                     }
                 }
-                None => break,
+                // The room ended this connection's stream: the match is over, a newer
+                // connection took the seat, or the player escaped (each said in a message).
+                None => {
+                    close = Some((1000, "ended"));
+                    break;
+                }
             },
             incoming = stream.next() => {
                 let text = match incoming {
@@ -306,6 +314,7 @@ async fn play(state: AppState, table: Option<TableId>, mut socket: WebSocket, co
                             ErrorCode::BadMessage
                         };
                         let _ = sink.send(error(None, code, e.to_string())).await;
+                        close = Some((close_code(code), if code == ErrorCode::TooLarge { "too_large" } else { "bad_message" }));
                         break;
                     }
                 };
@@ -341,11 +350,13 @@ async fn play(state: AppState, table: Option<TableId>, mut socket: WebSocket, co
                         }
                         if !room.send(Command::Act { player: player.clone(), conn, id, action }).await {
                             let _ = sink.send(error(Some(id), ErrorCode::TableClosed, "the table is closed")).await;
+                            close = Some((1000, "table_closed"));
                             break;
                         }
                     }
                     ClientMessage::Leave {} => {
                         room.send(Command::Leave { player: player.clone() }).await;
+                        close = Some((1000, "left"));
                         break;
                     }
                 }
@@ -353,7 +364,19 @@ async fn play(state: AppState, table: Option<TableId>, mut socket: WebSocket, co
         }
     }
     room.send(Command::Disconnect { player, conn }).await;
-    let _ = sink.close().await;
+    match close {
+        Some((code, reason)) => {
+            let _ = sink
+                .send(Message::Close(Some(CloseFrame {
+                    code,
+                    reason: reason.into(),
+                })))
+                .await;
+        }
+        None => {
+            let _ = sink.close().await;
+        }
+    }
 }
 
 /// A token bucket: `rate` messages a second, bursts up to twice that.

@@ -518,6 +518,14 @@ async fn spectators_see_public_events_only_and_late_by_the_room_delay() {
     assert_eq!(status, 201, "{room}");
     let table = room["table"].as_str().unwrap_or_default().to_string();
     let mut spectator = Client::watch(addr, &table, &watcher).await.expect("watch");
+    // Spectators only watch (a reply, not part of the delayed stream, comes at once).
+    spectator
+        .send(json!({"type": "act", "id": 1, "action": {"type": "pass"}}))
+        .await
+        .expect("send");
+    let refused = spectator.next(WAIT).await.expect("reply").expect("open");
+    assert_eq!(refused["code"], "not_seated", "{refused}");
+    spectator.received.clear();
     let mut client = Client::connect(addr, &table, &player, None)
         .await
         .expect("connect");
@@ -564,18 +572,6 @@ async fn spectators_see_public_events_only_and_late_by_the_room_delay() {
             .iter()
             .any(|m| m["event"]["kind"] == "discarded")
     );
-    // Spectators only watch.
-    spectator
-        .send(json!({"type": "act", "id": 1, "action": {"type": "pass"}}))
-        .await
-        .expect("send");
-    loop {
-        let m = spectator.next(WAIT).await.expect("reply").expect("open");
-        if m["type"] == "error" {
-            assert_eq!(m["code"], "not_seated");
-            break;
-        }
-    }
     server.finish().await;
 }
 

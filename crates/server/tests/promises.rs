@@ -320,11 +320,51 @@ async fn a_dropped_connection_is_announced_to_the_table() {
             player
                 .received
                 .iter()
-                .filter(|m| m["type"] == "seat_changed" && m["seat"] == 0)
-                .last()
+                .rfind(|m| m["type"] == "seat_changed" && m["seat"] == 0)
                 .is_some_and(|m| m["status"] == "disconnected")
         })
         .await;
     }
+    server.finish().await;
+}
+
+/// Reads raw frames until the server's close frame: its code and reason.
+async fn close_frame(client: &mut Client) -> (u16, String) {
+    loop {
+        let frame = tokio::time::timeout(WAIT, client.socket.next())
+            .await
+            .expect("a frame in time");
+        match frame {
+            Some(Ok(Message::Close(Some(f)))) => return (u16::from(f.code), f.reason.to_string()),
+            Some(Ok(Message::Text(t))) => {
+                let m: Value = serde_json::from_str(&t).expect("JSON");
+                if let Some(legal) = prompt_of(&m) {
+                    client.act(common::choose(&legal)).await.expect("act");
+                }
+            }
+            Some(Ok(_)) => {}
+            other => panic!("expected a close frame, got {other:?}"),
+        }
+    }
+}
+
+/// The server closes the socket itself, with a code: 1000 `ended` after `table_closed` (the
+/// match is over), 1000 `left` after `leave`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_server_closes_a_finished_or_left_table_with_a_code() {
+    let (server, _clock) = common::sqlite_server_on_clock(|_| {}).await;
+    let addr = server.addr;
+    let (_, _, _, mut client) = alone_with_bots(addr, "sichuan", 1).await;
+    let first = client
+        .received
+        .last()
+        .and_then(prompt_of)
+        .expect("the first prompt");
+    client.act(common::choose(&first)).await.expect("act");
+    // Play the one hand out: table_closed, then the close frame.
+    assert_eq!(close_frame(&mut client).await, (1000, "ended".to_string()));
+    let (_, _, _, mut leaving) = alone_with_bots(addr, "sichuan", 1).await;
+    leaving.send(json!({"type": "leave"})).await.expect("leave");
+    assert_eq!(close_frame(&mut leaving).await, (1000, "left".to_string()));
     server.finish().await;
 }

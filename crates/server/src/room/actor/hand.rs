@@ -258,6 +258,11 @@ impl Room {
             self.broadcast(ServerMessage::TableClosed {
                 reason: "the match is over".into(),
             });
+            // Nothing more will be sent: every socket closes once its queue is out (1000).
+            for seat in &mut self.seats {
+                seat.conn = None;
+            }
+            self.spectators.clear();
         } else {
             self.next_hand_at = Some(self.now() + Duration::from_millis(self.timing.next_hand_ms));
         }
