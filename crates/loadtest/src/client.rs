@@ -282,6 +282,7 @@ fn error_code(code: ErrorCode) -> &'static str {
         ErrorCode::NotAuthenticated => "not_authenticated",
         ErrorCode::BadToken => "bad_token",
         ErrorCode::NotSeated => "not_seated",
+        ErrorCode::Escaped => "escaped",
         ErrorCode::NotYourTurn => "not_your_turn",
         ErrorCode::IllegalAction => "illegal_action",
         ErrorCode::DuplicateId => "duplicate_id",
