@@ -90,7 +90,7 @@ async fn spectate(state: AppState, table: Option<TableId>, mut socket: WebSocket
         let due = next.as_ref().map(|(due, _)| *due);
         tokio::select! {
             ended = signed_out.recv() => if session_ended(ended, token) {
-                let _ = sink.send(closing(ErrorCode::BadToken, "signed_out")).await;
+                let _ = sink.send(closing(close_code(ErrorCode::BadToken), "signed_out")).await;
                 break;
             },
             out = rx.recv(), if next.is_none() => match out {
@@ -162,13 +162,13 @@ async fn refuse(socket: &mut WebSocket, (code, message): Refusal) {
         .ok()
         .and_then(|v| v.as_str().map(str::to_owned))
         .unwrap_or_default();
-    let _ = socket.send(closing(code, &reason)).await;
+    let _ = socket.send(closing(close_code(code), &reason)).await;
 }
 
-/// A close frame for an error that ends the connection, with `reason`.
-fn closing(code: ErrorCode, reason: &str) -> Message {
+/// A close frame with its code and reason.
+fn closing(code: u16, reason: &str) -> Message {
     Message::Close(Some(CloseFrame {
-        code: close_code(code),
+        code,
         reason: reason.into(),
     }))
 }
@@ -366,12 +366,7 @@ async fn play(state: AppState, table: Option<TableId>, mut socket: WebSocket, co
     room.send(Command::Disconnect { player, conn }).await;
     match close {
         Some((code, reason)) => {
-            let _ = sink
-                .send(Message::Close(Some(CloseFrame {
-                    code,
-                    reason: reason.into(),
-                })))
-                .await;
+            let _ = sink.send(closing(code, reason)).await;
         }
         None => {
             let _ = sink.close().await;

@@ -31,18 +31,7 @@ async fn until_prompt(client: &mut Client) -> Value {
 async fn a_last_seq_the_server_never_sent_gets_the_servers_snapshot() {
     let (server, _clock) = common::sqlite_server_on_clock(|_| {}).await;
     let addr = server.addr;
-    let (_, token) = guest(addr, "序号").await;
-    let room = create_room(
-        addr,
-        &token,
-        json!({"ruleset": "sichuan", "hands": 1, "bots": ["basic", "basic", "basic"]}),
-    )
-    .await;
-    let table = room["table"].as_str().unwrap_or_default().to_string();
-    let mut first = Client::connect(addr, &table, &token, None)
-        .await
-        .expect("connect");
-    until_prompt(&mut first).await;
+    let (_, token, table, first) = alone_with_bots(addr, "sichuan", 1).await;
     let mut seen = first.last_seq;
     drop(first);
     for claimed in [1_000_000_000_000_000, u64::MAX] {
