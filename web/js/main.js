@@ -339,6 +339,7 @@ window.mahjong = {
   dropConnection: () => app.table?.socket.drop(),
   lastSeq: () => app.table?.socket.lastSeq ?? null,
   connections: () => app.table?.socket.opens ?? 0,
+  lastRetryDelay: () => app.table?.socket.lastRetryDelay ?? null,
 };
 
 start();

@@ -13,6 +13,7 @@ export const SUBPROTOCOL = 'mahjong.v1';
 
 const PING_EVERY_MS = 15000;
 const PONG_WITHIN_MS = 10000;
+const FIRST_RETRY_MS = 250;
 const BACKOFF_MIN_MS = 500;
 const BACKOFF_MAX_MS = 10000;
 
@@ -45,6 +46,7 @@ export class TableSocket {
     this.opens = 0; // connections opened so far (1 + reconnections)
     this.stopped = false;
     this.retryTimer = null;
+    this.lastRetryDelay = null; // ms the last reconnection waited before its attempt
     this.pingTimer = null;
     this.pongTimer = null;
   }
@@ -199,11 +201,16 @@ export class TableSocket {
   }
 
   scheduleRetry() {
-    // Exponential backoff with jitter, so that a restarted server is not hit by every client
-    // at once.
-    const base = Math.min(BACKOFF_MAX_MS, BACKOFF_MIN_MS * 2 ** this.attempt);
-    const delay = Math.round(base / 2 + Math.random() * (base / 2));
+    // The first retry goes at once (within FIRST_RETRY_MS, spread so that the clients of a
+    // restarted server do not all arrive in the same instant): a blink of the network or a
+    // quick restart costs nothing, and the seat is back before the bot's grace ends. After
+    // that, exponential backoff with jitter.
+    const base = Math.min(BACKOFF_MAX_MS, BACKOFF_MIN_MS * 2 ** (this.attempt - 1));
+    const delay = this.attempt === 0
+      ? Math.round(Math.random() * FIRST_RETRY_MS)
+      : Math.round(base / 2 + Math.random() * (base / 2));
     this.attempt += 1;
+    this.lastRetryDelay = delay;
     this.onStatus('reconnecting', delay);
     this.retryTimer = setTimeout(() => this.connect(), delay);
   }

@@ -23,6 +23,16 @@ pub struct Config {
     /// Milliseconds after a dropped connection before the bot plays the seat (托管).
     #[arg(long, env = "MAHJONG_GRACE_MS", default_value_t = 3000)]
     pub grace_ms: u64,
+    /// Milliseconds a restored table's players have to reconnect after a restart before the bot
+    /// plays their seats: a browser that lost its server backs off between attempts, and a
+    /// restart takes some seconds, so the drop's grace would hand a whole table to the bot.
+    #[arg(long, env = "MAHJONG_RESTORE_GRACE_MS", default_value_t = 15_000)]
+    pub restore_grace_ms: u64,
+    /// Milliseconds the bot takes over each decision of a seat it plays for a player who
+    /// dropped or escaped (托管): about a brisk player's pace, so the people at the table keep
+    /// their rhythm and a table whose players are all away does not race through its match.
+    #[arg(long, env = "MAHJONG_TAKEOVER_MS", default_value_t = 1_500)]
+    pub takeover_ms: u64,
     /// Milliseconds a dropped player has to come back before the seat counts as escaped.
     #[arg(long, env = "MAHJONG_RECONNECT_MS", default_value_t = 120_000)]
     pub reconnect_ms: u64,
@@ -60,6 +70,8 @@ impl Config {
             data_dir: PathBuf::from("data"),
             session_seconds: 30 * 24 * 3600,
             grace_ms: 3000,
+            restore_grace_ms: 15_000,
+            takeover_ms: 1_500,
             reconnect_ms: 120_000,
             next_hand_ms: 3000,
             client_rate: 50,

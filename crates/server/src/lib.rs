@@ -118,6 +118,7 @@ impl AppState {
             seed: 0,
             log_seq: 0,
             first_seq: 1,
+            seated_grace_ms: self.timing.grace_ms,
         };
         let handle = self.launch_room(record.id.clone(), ruleset, &stored, occupants, start);
         Ok((record.id, code, handle))
@@ -208,6 +209,8 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
         .with_group_commit();
     let timing = Timing {
         grace_ms: config.grace_ms,
+        restore_grace_ms: config.restore_grace_ms,
+        takeover_ms: config.takeover_ms,
         reconnect_ms: config.reconnect_ms,
         next_hand_ms: config.next_hand_ms,
         claim_window_ms: config.claim_window_ms,

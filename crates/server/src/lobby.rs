@@ -25,9 +25,25 @@ impl Lobby {
         }
     }
 
-    /// The room of a table.
+    /// The room of a table, while it is open.
     pub fn room(&self, table: &TableId) -> Option<RoomHandle> {
-        self.rooms.lock().ok()?.get(table).cloned()
+        let room = self.rooms.lock().ok()?.get(table).cloned()?;
+        if room.is_closed() {
+            self.forget_closed();
+            return None;
+        }
+        Some(room)
+    }
+
+    /// Drops the rooms that have closed (their match is over), and their codes.
+    fn forget_closed(&self) {
+        let Ok(mut rooms) = self.rooms.lock() else {
+            return;
+        };
+        rooms.retain(|_, r| !r.is_closed());
+        if let Ok(mut codes) = self.codes.lock() {
+            codes.retain(|_, t| rooms.contains_key(t));
+        }
     }
 
     /// The table a join code opens.
@@ -47,8 +63,9 @@ impl Lobby {
             .unwrap_or(true)
     }
 
-    /// Every room.
+    /// Every open room.
     pub fn rooms(&self) -> Vec<RoomHandle> {
+        self.forget_closed();
         self.rooms
             .lock()
             .map(|r| r.values().cloned().collect())

@@ -117,6 +117,9 @@ async fn restore(state: &AppState, record: TableRecord) -> Result<(), RestoreErr
         first_seq: u64::try_from(store::UnixMillis::now().0)
             .unwrap_or(1)
             .max(1),
+        // Players reconnect after a restart on their clients' own schedule (a browser backs
+        // off): they get the restore grace, counted from now, before the bot plays for them.
+        seated_grace_ms: state.timing.grace_ms.max(state.timing.restore_grace_ms),
     };
     state.launch_room(record.id.clone(), ruleset, &stored, occupants, start);
     tracing::info!(table = %record.id, hand = record.hands_played, actions = log.len(), "table restored");

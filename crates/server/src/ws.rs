@@ -95,7 +95,12 @@ async fn spectate(state: AppState, table: Option<TableId>, mut socket: WebSocket
             },
             out = rx.recv(), if next.is_none() => match out {
                 Some(frame) => next = Some(frame),
-                None => break,
+                None => {
+                    // The room let go of this spectator: the match is over, or it fell too far
+                    // behind.
+                    let _ = sink.send(closing(1000, "ended")).await;
+                    break;
+                }
             },
             () = time.sleep_until_some(due) => {
                 if let Some((_, text)) = next.take()

@@ -318,8 +318,9 @@ async fn play(page: &mut cdp::Page, addr: SocketAddr) -> anyhow::Result<Vec<Path
     Ok(paths)
 }
 
-/// Drops the page's WebSocket as a network failure would; the page must reconnect by itself
-/// and resume from its last `seq` (no snapshot needed).
+/// Drops the page's WebSocket as a network failure would; the page must reconnect by itself,
+/// at once (its first retry goes within 250 ms), and resume from its last `seq` (no snapshot
+/// needed).
 async fn reconnect(page: &mut cdp::Page) -> anyhow::Result<()> {
     let before = page.eval("window.mahjong.lastSeq()").await?;
     let opened = page.eval("window.mahjong.connections()").await?;
@@ -336,6 +337,10 @@ async fn reconnect(page: &mut cdp::Page) -> anyhow::Result<()> {
     let after = page.eval("window.mahjong.lastSeq()").await?;
     if after.as_u64() < before.as_u64() {
         bail!("the stream went back after reconnecting: {before} → {after}");
+    }
+    let waited = page.eval("window.mahjong.lastRetryDelay()").await?;
+    if !waited.as_u64().is_some_and(|ms| ms <= 250) {
+        bail!("the first retry after a drop waited {waited} ms");
     }
     Ok(())
 }

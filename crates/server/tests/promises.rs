@@ -13,17 +13,6 @@ use tokio_tungstenite::tungstenite::Message;
 
 const WAIT: Duration = Duration::from_secs(20);
 
-/// Reads until the first prompt (the hand is then waiting on this player, so nothing else
-/// moves on the hand-driven clock).
-async fn until_prompt(client: &mut Client) -> Value {
-    loop {
-        let m = client.next(WAIT).await.expect("message").expect("open");
-        if prompt_of(&m).is_some() {
-            return m;
-        }
-    }
-}
-
 /// A `last_seq` the server never sent (far ahead, or the largest number) gets a snapshot
 /// numbered by the server's own stream, which then goes on from it; it never becomes the
 /// stream's counter (10^15 + 1) nor wraps it to 0.
@@ -31,7 +20,7 @@ async fn until_prompt(client: &mut Client) -> Value {
 async fn a_last_seq_the_server_never_sent_gets_the_servers_snapshot() {
     let (server, _clock) = common::sqlite_server_on_clock(|_| {}).await;
     let addr = server.addr;
-    let (_, token, table, first) = alone_with_bots(addr, "sichuan", 1).await;
+    let (_, token, table, first) = common::alone_with_bots(addr, "sichuan", 1).await;
     let mut seen = first.last_seq;
     drop(first);
     for claimed in [1_000_000_000_000_000, u64::MAX] {
@@ -59,35 +48,13 @@ async fn a_last_seq_the_server_never_sent_gets_the_servers_snapshot() {
     server.finish().await;
 }
 
-/// A guest's room of `ruleset` with three bots, `hands` long, connected, and its first hand
-/// dealt: (player id, token, table, client).
-async fn alone_with_bots(
-    addr: std::net::SocketAddr,
-    ruleset: &str,
-    hands: u32,
-) -> (String, String, String, Client) {
-    let (id, token) = guest(addr, "逃跑者").await;
-    let room = create_room(
-        addr,
-        &token,
-        json!({"ruleset": ruleset, "hands": hands, "bots": ["basic", "basic", "basic"]}),
-    )
-    .await;
-    let table = room["table"].as_str().unwrap_or_default().to_string();
-    let mut client = Client::connect(addr, &table, &token, None)
-        .await
-        .expect("connect");
-    until_prompt(&mut client).await;
-    (id, token, table, client)
-}
-
 /// Escaped means the bot plays the seat for the rest of the match: the escaper's `hello` is
 /// refused with `escaped` (no snapshot, no prompt), and so is joining again.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_escaped_player_does_not_get_the_seat_back() {
     let (server, _clock) = common::sqlite_server_on_clock(|_| {}).await;
     let addr = server.addr;
-    let (_, token, table, mut client) = alone_with_bots(addr, "sichuan", 4).await;
+    let (_, token, table, mut client) = common::alone_with_bots(addr, "sichuan", 4).await;
     client.send(json!({"type": "leave"})).await.expect("leave");
     drop(client);
     // The bot finishes the hand for the seat (the next one waits for the hand-driven clock).
@@ -130,7 +97,7 @@ async fn an_escaped_player_does_not_get_the_seat_back() {
 async fn hands_after_an_escape_are_not_the_escapers_and_the_escape_ranks_last() {
     let (server, clock) = common::sqlite_server_on_clock(|_| {}).await;
     let addr = server.addr;
-    let (player, _, table, mut client) = alone_with_bots(addr, "sichuan-xuezhan", 3).await;
+    let (player, _, table, mut client) = common::alone_with_bots(addr, "sichuan-xuezhan", 3).await;
     client.send(json!({"type": "leave"})).await.expect("leave");
     drop(client);
     for played in 1..=3 {
@@ -193,7 +160,7 @@ async fn hands_after_an_escape_are_not_the_escapers_and_the_escape_ranks_last() 
 async fn a_bad_request_is_answered_with_its_id_and_spaced_tiles_are_refused() {
     let (server, _clock) = common::sqlite_server_on_clock(|_| {}).await;
     let addr = server.addr;
-    let (_, _, _, mut client) = alone_with_bots(addr, "sichuan", 1).await;
+    let (_, _, _, mut client) = common::alone_with_bots(addr, "sichuan", 1).await;
     for (id, tile) in [(77, " 5m"), (78, "5 m"), (79, "5m ")] {
         client
             .send(json!({"type": "act", "id": id, "action": {"type": "discard", "tile": tile}}))
@@ -220,7 +187,7 @@ async fn a_bad_request_is_answered_with_its_id_and_spaced_tiles_are_refused() {
 async fn signing_out_closes_the_sockets_opened_with_the_token() {
     let (server, _clock) = common::sqlite_server_on_clock(|_| {}).await;
     let addr = server.addr;
-    let (_, token, table, mut seat) = alone_with_bots(addr, "sichuan", 1).await;
+    let (_, token, table, mut seat) = common::alone_with_bots(addr, "sichuan", 1).await;
     let mut watcher = Client::watch(addr, &table, &token).await.expect("watch");
     watcher.next(WAIT).await.expect("a snapshot").expect("open");
     let (status, _) = common::http(addr, "DELETE", "/api/sessions", Some(&token), None)
@@ -343,7 +310,7 @@ async fn close_frame(client: &mut Client) -> (u16, String) {
 async fn the_server_closes_a_finished_or_left_table_with_a_code() {
     let (server, _clock) = common::sqlite_server_on_clock(|_| {}).await;
     let addr = server.addr;
-    let (_, _, _, mut client) = alone_with_bots(addr, "sichuan", 1).await;
+    let (_, _, _, mut client) = common::alone_with_bots(addr, "sichuan", 1).await;
     let first = client
         .received
         .last()
@@ -352,8 +319,92 @@ async fn the_server_closes_a_finished_or_left_table_with_a_code() {
     client.act(common::choose(&first)).await.expect("act");
     // Play the one hand out: table_closed, then the close frame.
     assert_eq!(close_frame(&mut client).await, (1000, "ended".to_string()));
-    let (_, _, _, mut leaving) = alone_with_bots(addr, "sichuan", 1).await;
+    let (_, _, _, mut leaving) = common::alone_with_bots(addr, "sichuan", 1).await;
     leaving.send(json!({"type": "leave"})).await.expect("leave");
     assert_eq!(close_frame(&mut leaving).await, (1000, "left".to_string()));
+    server.finish().await;
+}
+
+/// A finished match's room stays while its players' streams are kept (20 s): a player who
+/// blinked as the match ended resumes to `table_closed` and the close, a spectator gets the
+/// final table and the close. Then the room is gone: `hello` is refused with `table_closed`
+/// (1000), the join code opens nothing and the lobby no longer lists it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_finished_match_closes_its_room() {
+    let (server, clock) = common::sqlite_server_on_clock(|_| {}).await;
+    let addr = server.addr;
+    let (_, token) = guest(addr, "终局").await;
+    let room = create_room(
+        addr,
+        &token,
+        json!({"ruleset": "sichuan", "hands": 2, "bots": ["basic", "basic", "basic"]}),
+    )
+    .await;
+    let table = room["table"].as_str().unwrap_or_default().to_string();
+    let code = room["code"].as_str().unwrap_or_default().to_string();
+    let mut client = Client::connect(addr, &table, &token, None)
+        .await
+        .expect("connect");
+    // Both hands, the second dealt once the clock passes the gap between hands.
+    let last = loop {
+        let m = client.next(WAIT).await.expect("message").expect("open");
+        if let Some(legal) = prompt_of(&m) {
+            client.act(common::choose(&legal)).await.expect("act");
+        }
+        if m["type"] == "hand_over" {
+            clock.advance(Duration::from_millis(100));
+        }
+        if m["type"] == "hand_over" && m["hand_no"] == 1 {
+            // The player blinks before the table closes.
+            break client.last_seq;
+        }
+    };
+    drop(client);
+    let mut back = Client::connect(addr, &table, &token, Some(last))
+        .await
+        .expect("reconnect");
+    let closed = back.next(WAIT).await.expect("message").expect("open");
+    assert_eq!(
+        (closed["type"].as_str(), closed["seq"].as_u64()),
+        (Some("table_closed"), Some(last + 1)),
+        "{closed}"
+    );
+    assert_eq!(close_frame(&mut back).await, (1000, "ended".to_string()));
+    let (_, watcher) = guest(addr, "看客").await;
+    let mut spectator = Client::watch(addr, &table, &watcher).await.expect("watch");
+    let last_view = spectator.next(WAIT).await.expect("message").expect("open");
+    assert_eq!(last_view["type"], "snapshot", "{last_view}");
+    assert_eq!(close_frame(&mut spectator).await.0, 1000);
+
+    clock.advance(Duration::from_secs(21));
+    common::eventually("the room closes", async || {
+        let mut late = Client::connect(addr, &table, &token, Some(last))
+            .await
+            .expect("connect");
+        let m = late.next(WAIT).await.expect("message").expect("open");
+        m["type"] == "error" && m["code"] == "table_closed"
+    })
+    .await;
+    let (status, body) = common::http(
+        addr,
+        "POST",
+        "/api/rooms/join",
+        Some(&watcher),
+        Some(json!({"code": code})),
+    )
+    .await
+    .expect("join");
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (404, Some("not_found")),
+        "{body}"
+    );
+    let (_, listed) = common::http(addr, "GET", "/api/rooms", None, None)
+        .await
+        .expect("rooms");
+    assert!(
+        !listed.to_string().contains(&table),
+        "the lobby lists a closed room: {listed}"
+    );
     server.finish().await;
 }

@@ -52,7 +52,9 @@ pub struct Room {
     log_seq: u64,
     rng: SeededRng,
     next_hand_at: Option<Instant>,
-    finished: bool,
+    /// When the match is over, when the room closes: it stays this long after the last hand so
+    /// that a player who blinked then still resumes its stream to the end.
+    closing_at: Option<Instant>,
     spectators: Vec<Spectator>,
     /// Spectators who arrived while a claim window was held: they are let in when it closes.
     watchers_due: Vec<(u64, SpectatorTx)>,
@@ -81,12 +83,16 @@ impl Room {
             seed,
             log_seq,
             first_seq,
+            seated_grace_ms,
         } = start;
+        let grace = Duration::from_millis(timing.grace_ms);
+        let first_grace = Duration::from_millis(seated_grace_ms);
+        let now = timing.time.now();
         let seats: Vec<SeatCtl> = occupants
             .into_iter()
             .chain(std::iter::repeat(Occupant::Empty))
             .take(players)
-            .map(|o| SeatCtl::new(o, timing.time.clone(), first_seq))
+            .map(|o| SeatCtl::new(o, timing.time.clone(), first_seq, grace, first_grace))
             .collect();
         let bank_ms = settings.clock.bank_ms;
         let summary = Arc::new(Mutex::new(RoomSummary {
@@ -108,14 +114,14 @@ impl Room {
             table,
             game,
             seed,
-            announced: seats.iter().map(|s| s.status(false)).collect(),
+            announced: seats.iter().map(|s| s.status(now)).collect(),
             prompts: vec![None; seats.len()],
             banks: vec![bank_ms; players],
             seats,
             log_seq,
             rng: SeededRng::new(random_u64()),
             next_hand_at: None,
-            finished: false,
+            closing_at: None,
             escaped_in_hand: Vec::new(),
             spectators: Vec::new(),
             watchers_due: Vec::new(),
@@ -137,6 +143,12 @@ impl Room {
         // ~15 KiB a table; boxed, only while it runs.
         loop {
             Box::pin(self.progress()).await;
+            if self.closing_at.is_some_and(|t| t <= self.now()) {
+                // The match is over and stored, its last frames long sent: the room lets go
+                // of the table, and the lobby forgets it (a server runs for months).
+                tracing::debug!("the match is over; the room closes");
+                break;
+            }
             let wake = self.next_wake();
             // Timers first: a deadline that has passed is kept before any command read after
             // it (an action arriving after its deadline finds the bot has decided), so what
@@ -181,8 +193,7 @@ impl Room {
             Command::Disconnect { player, conn } => {
                 if let Some(i) = self.seat_of(&player) {
                     if self.seats[i].conn.as_ref().is_some_and(|c| c.id == conn) {
-                        self.seats[i].conn = None;
-                        self.seats[i].dropped_at = Some(self.now());
+                        self.seats[i].lose_connection();
                     }
                     // Announced either way: a send to the closed connection may have dropped
                     // it already, without a word to the table.
@@ -201,6 +212,10 @@ impl Room {
                     self.watchers_due.push((conn, tx));
                 } else {
                     self.watch(conn, tx);
+                }
+                if self.is_over() {
+                    // The final table, and nothing after it.
+                    self.spectators.clear();
                 }
             }
             Command::Unwatch { conn } => {
@@ -225,7 +240,7 @@ impl Room {
         if self.escaped_here(&player) {
             return Err(JoinError::Escaped);
         }
-        if self.finished {
+        if self.is_over() {
             return Err(JoinError::Closed);
         }
         let Some(i) = self
@@ -235,9 +250,8 @@ impl Room {
         else {
             return Err(JoinError::Full);
         };
-        self.seats[i].occupant = Occupant::Player { id: player, name };
         // Not connected yet: the grace runs from now, as after a dropped connection.
-        self.seats[i].dropped_at = Some(self.now());
+        self.seats[i].seat_player(player, name);
         self.persist_seats().await;
         self.refresh_statuses();
         Ok(i as u8)
@@ -257,7 +271,7 @@ impl Room {
             });
         };
         let seat = &mut self.seats[i];
-        if let Some(old) = seat.conn.take() {
+        if let Some(old) = seat.reconnect(conn) {
             // A second connection replaces the first; the old one is told why.
             let _ = old.tx.try_send(
                 serde_json::to_string(&protocol::Envelope {
@@ -270,8 +284,6 @@ impl Room {
                 .into(),
             );
         }
-        seat.conn = Some(conn);
-        seat.dropped_at = None;
         let missed = last_seq.and_then(|last| seat.since(last));
         match missed {
             Some(frames) => {
@@ -294,6 +306,10 @@ impl Room {
                     table: Box::new(snapshot),
                 });
             }
+        }
+        if self.is_over() {
+            // Nothing more will come: the session ends once this is out.
+            self.seats[i].conn = None;
         }
         self.refresh_statuses();
         Ok(i as u8)
@@ -338,11 +354,10 @@ impl Room {
         self.timing.time.now()
     }
 
-    fn grace(&self) -> Duration {
-        Duration::from_millis(self.timing.grace_ms)
-    }
-
     fn next_wake(&self) -> Option<Instant> {
+        if self.is_over() {
+            return self.closing_at;
+        }
         let mut wake: Option<Instant> = self.next_hand_at.filter(|_| self.game.is_none());
         let mut consider = |t: Instant| wake = Some(wake.map_or(t, |w| w.min(t)));
         for p in self.prompts.iter().flatten() {
@@ -352,25 +367,35 @@ impl Room {
             consider(h.until);
         }
         let now = self.now();
-        for s in &self.seats {
-            if let Some(t) = s.dropped_at {
-                for after in [self.timing.grace_ms, self.timing.reconnect_ms] {
-                    let at = t + Duration::from_millis(after);
+        let reconnect = Duration::from_millis(self.timing.reconnect_ms);
+        for (i, s) in self.seats.iter().enumerate() {
+            if let Some(away) = s.away {
+                for at in [
+                    away.takeover_at,
+                    (away.since + reconnect).max(away.takeover_at),
+                ] {
                     if at > now {
                         consider(at);
                     }
                 }
+            }
+            // Due now or earlier too: the bot answers once the room wakes.
+            if let Some(at) = self.takeover_due(i) {
+                consider(at);
             }
         }
         wake
     }
 
     async fn on_timer(&mut self) {
+        if self.is_over() {
+            // Only the room's closing is timed now: nobody escapes a finished match.
+            return;
+        }
         let now = self.now();
         let reconnect = Duration::from_millis(self.timing.reconnect_ms);
         for i in 0..self.seats.len() {
-            let s = &self.seats[i];
-            if s.conn.is_none() && s.dropped_at.is_some_and(|t| now >= t + reconnect) {
+            if self.seats[i].escape_due(now, reconnect) {
                 self.escape(i).await;
             }
         }

@@ -73,6 +73,10 @@ pub fn default_hands(ruleset: &Ruleset) -> u64 {
 pub struct Timing {
     /// After a dropped connection, before the bot plays the seat.
     pub grace_ms: u64,
+    /// After a restore, before the bot plays the seat of a player who has not reconnected.
+    pub restore_grace_ms: u64,
+    /// How long the bot takes over each decision of a seat it plays for a player (托管).
+    pub takeover_ms: u64,
     /// After a dropped connection, before the player counts as escaped.
     pub reconnect_ms: u64,
     /// Between hands.
@@ -193,6 +197,11 @@ pub struct RoomHandle {
 }
 
 impl RoomHandle {
+    /// Whether the room has stopped (its match is over, or the server is stopping).
+    pub fn is_closed(&self) -> bool {
+        self.tx.is_closed()
+    }
+
     /// Sends a command; false when the room has stopped.
     pub async fn send(&self, command: Command) -> bool {
         self.tx.send(command).await.is_ok()
@@ -223,6 +232,9 @@ pub struct Start {
     /// previous run sent (a seat gets far fewer than one message a millisecond), so a stream's
     /// numbers never go back without the server keeping them or trusting a client's.
     pub first_seq: u64,
+    /// How long the seated players have to connect before the bot plays their seats: the
+    /// room's grace for a new table, the restore grace for a rebuilt one.
+    pub seated_grace_ms: u64,
 }
 
 /// What the store keeps of a room's settings (in the table's `options`), so a restarted server

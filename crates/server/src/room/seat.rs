@@ -18,7 +18,7 @@ const KEPT: usize = 1024;
 /// phone changing networks comes back within seconds; the bot takes the seat after 3); a client away longer gets a snapshot,
 /// which says the same. Kept by count alone, a busy table's seats each held up to 1,024
 /// frames (~150 KiB) for as long as the table lived.
-const KEEP_FOR: Duration = Duration::from_secs(20);
+pub const KEEP_FOR: Duration = Duration::from_secs(20);
 
 /// Who sits in a seat.
 #[derive(Clone, Debug)]
@@ -59,6 +59,16 @@ impl Occupant {
     }
 }
 
+/// A seated player without a connection: since when (the reconnection window runs from then),
+/// and from when the bot plays the seat (托管).
+#[derive(Clone, Copy, Debug)]
+pub struct Away {
+    /// When the connection dropped (or the seat was taken, or the table restored).
+    pub since: Instant,
+    /// When the grace ends.
+    pub takeover_at: Instant,
+}
+
 /// A live connection's outgoing queue.
 #[derive(Clone, Debug)]
 pub struct Conn {
@@ -73,34 +83,90 @@ pub struct Conn {
 pub struct SeatCtl {
     pub occupant: Occupant,
     pub conn: Option<Conn>,
-    /// When a player's connection dropped (None while connected or never connected).
-    pub dropped_at: Option<Instant>,
-    /// A snapshot asked for while a claim window was held, owed when it closes; the window's
-    /// events are not sent to the seat meanwhile, as the snapshot shows them.
+    /// A seated player's absence (None while connected, and for bots, empty seats and escapes).
+    pub away: Option<Away>,
+    /// A snapshot asked for while a claim window was held, owed when it closes; nothing of the
+    /// stream is sent to the seat meanwhile, as the snapshot shows it.
     pub snapshot_due: bool,
     next_seq: u64,
     /// The stream's recent messages: sequence number, when sent, body. The body, not the
     /// frame: a broadcast's body is one allocation shared by every seat that keeps it, and a
     /// resuming client's frames are made again from it.
     kept: VecDeque<(u64, Instant, Body)>,
-    /// The room's time, which `dropped_at` and `kept` are in.
+    /// The room's time, which `away` and `kept` are in.
     time: TimeSource,
+    /// How long a dropped player has before the bot plays the seat.
+    grace: Duration,
 }
 
 impl SeatCtl {
-    /// A seat whose stream numbers its messages from `first_seq`.
-    pub fn new(occupant: Occupant, time: TimeSource, first_seq: u64) -> SeatCtl {
-        // A player starts as if just dropped: the grace runs until they connect.
-        let dropped_at = matches!(occupant, Occupant::Player { .. }).then(|| time.now());
-        SeatCtl {
+    /// A seat whose stream numbers its messages from `first_seq`, whose player (if any) has
+    /// `first_grace` to connect before the bot plays the seat, and `grace` after any later drop.
+    pub fn new(
+        occupant: Occupant,
+        time: TimeSource,
+        first_seq: u64,
+        grace: Duration,
+        first_grace: Duration,
+    ) -> SeatCtl {
+        let mut seat = SeatCtl {
             occupant,
             conn: None,
-            dropped_at,
+            away: None,
             snapshot_due: false,
             next_seq: first_seq,
             kept: VecDeque::new(),
             time,
+            grace,
+        };
+        if seat.player().is_some() {
+            // A player starts away: the grace runs until they connect.
+            seat.set_away(first_grace);
         }
+        seat
+    }
+
+    fn set_away(&mut self, grace: Duration) {
+        let since = self.time.now();
+        self.away = Some(Away {
+            since,
+            takeover_at: since + grace,
+        });
+    }
+
+    /// A player takes the seat, not connected yet: the grace runs from now.
+    pub fn seat_player(&mut self, id: PlayerId, name: String) {
+        self.occupant = Occupant::Player { id, name };
+        self.conn = None;
+        self.set_away(self.grace);
+    }
+
+    /// The player's connection is gone: the grace and the reconnection window run from now.
+    pub fn lose_connection(&mut self) {
+        self.conn = None;
+        if self.player().is_some() {
+            self.set_away(self.grace);
+        }
+    }
+
+    /// The player is back on `conn` (replacing any connection still open).
+    pub fn reconnect(&mut self, conn: Conn) -> Option<Conn> {
+        self.away = None;
+        self.conn.replace(conn)
+    }
+
+    /// Whether the bot plays a seated player's seat now: they are away and their grace is over.
+    pub fn in_takeover(&self, now: Instant) -> bool {
+        self.player().is_some() && self.away.is_some_and(|a| now >= a.takeover_at)
+    }
+
+    /// Whether the player has been away longer than the reconnection window, `window` (never
+    /// before the bot has played for them: a restore's grace may be the longer).
+    pub fn escape_due(&self, now: Instant, window: Duration) -> bool {
+        self.player().is_some()
+            && self
+                .away
+                .is_some_and(|a| now >= (a.since + window).max(a.takeover_at))
     }
 
     /// The player seated, if any (not one who escaped).
@@ -127,24 +193,25 @@ impl SeatCtl {
                 name: name.clone(),
             };
             self.conn = None;
-            self.dropped_at = None;
+            self.away = None;
+            self.snapshot_due = false;
             self.kept.clear();
         }
     }
 
-    /// How the seat is played now; `grace_over` says whether a dropped player's grace ended.
-    pub fn status(&self, grace_over: bool) -> SeatStatus {
+    /// How the seat is played at `now`.
+    pub fn status(&self, now: Instant) -> SeatStatus {
         match &self.occupant {
             Occupant::Empty => SeatStatus::Empty,
             Occupant::Bot(_) => SeatStatus::Bot,
             Occupant::Escaped { .. } => SeatStatus::Escaped,
             Occupant::Player { .. } if self.conn.is_some() => SeatStatus::Connected,
-            Occupant::Player { .. } if grace_over => SeatStatus::Takeover,
+            Occupant::Player { .. } if self.in_takeover(now) => SeatStatus::Takeover,
             Occupant::Player { .. } => SeatStatus::Disconnected,
         }
     }
 
-    pub fn info(&self, seat: u8, grace_over: bool) -> SeatInfo {
+    pub fn info(&self, seat: u8, now: Instant) -> SeatInfo {
         let name = match &self.occupant {
             Occupant::Empty => String::new(),
             Occupant::Player { name, .. } | Occupant::Escaped { name, .. } => name.clone(),
@@ -153,7 +220,7 @@ impl SeatCtl {
         SeatInfo {
             seat,
             name,
-            status: self.status(grace_over),
+            status: self.status(now),
         }
     }
 
@@ -172,9 +239,12 @@ impl SeatCtl {
         }
     }
 
-    /// As [`SeatCtl::push`], for a message already serialized for several recipients.
+    /// As [`SeatCtl::push`], for a message already serialized for several recipients. Nothing
+    /// goes out while a snapshot is owed: the snapshot, when it comes, shows all of it, and a
+    /// client's first message after a `hello` is its snapshot (a `seat_changed` or a prompt
+    /// ahead of it would jump `seq` on a message that is not one).
     pub fn push_body(&mut self, body: &Body) -> bool {
-        if !self.listens() {
+        if !self.listens() || self.snapshot_due {
             return true;
         }
         let seq = self.next_seq;
@@ -209,8 +279,7 @@ impl SeatCtl {
     fn send(&mut self, frame: Arc<str>) -> bool {
         let Some(conn) = &self.conn else { return true };
         if conn.tx.try_send(frame).is_err() {
-            self.conn = None;
-            self.dropped_at = Some(self.time.now());
+            self.lose_connection();
             return false;
         }
         true
@@ -258,7 +327,7 @@ mod tests {
             id: PlayerId::new(),
             name: "A".into(),
         };
-        let mut seat = SeatCtl::new(player, clock.source(), 1);
+        let mut seat = SeatCtl::new(player, clock.source(), 1, Duration::ZERO, Duration::ZERO);
         for id in 1..=3 {
             assert!(seat.push_body(&pong(id)));
         }

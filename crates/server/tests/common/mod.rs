@@ -113,6 +113,9 @@ pub fn config(dir: &std::path::Path, database_url: Option<String>) -> server::Co
     c.data_dir = dir.to_path_buf();
     c.database_url = database_url;
     c.grace_ms = 200;
+    c.restore_grace_ms = 200;
+    // The bot answers for an absent player at once; the pace test sets its own.
+    c.takeover_ms = 0;
     c.reconnect_ms = 1500;
     c.next_hand_ms = 50;
     c.quick_fill_ms = 300;
@@ -446,4 +449,41 @@ pub fn choose(legal: &[Value]) -> Value {
         .or_else(|| kind("discard"))
         .or_else(|| kind("pass"))
         .unwrap_or_else(|| legal.first().cloned().unwrap_or(Value::Null))
+}
+
+/// Reads until the first prompt (the hand is then waiting on this player, so nothing else
+/// moves on the hand-driven clock).
+pub async fn until_prompt(client: &mut Client) -> Value {
+    loop {
+        let m = client
+            .next(Duration::from_secs(20))
+            .await
+            .expect("message")
+            .expect("open");
+        if prompt_of(&m).is_some() {
+            return m;
+        }
+    }
+}
+
+/// A guest's room of `ruleset` with three bots, `hands` long, connected, and its first hand
+/// dealt: (player id, token, table, client).
+pub async fn alone_with_bots(
+    addr: std::net::SocketAddr,
+    ruleset: &str,
+    hands: u32,
+) -> (String, String, String, Client) {
+    let (id, token) = guest(addr, "逃跑者").await;
+    let room = create_room(
+        addr,
+        &token,
+        json!({"ruleset": ruleset, "hands": hands, "bots": ["basic", "basic", "basic"]}),
+    )
+    .await;
+    let table = room["table"].as_str().unwrap_or_default().to_string();
+    let mut client = Client::connect(addr, &table, &token, None)
+        .await
+        .expect("connect");
+    until_prompt(&mut client).await;
+    (id, token, table, client)
 }

@@ -19,7 +19,7 @@ impl Room {
     /// prompts, ends hands.
     pub(super) async fn progress(&mut self) {
         for _ in 0..10_000 {
-            if self.finished {
+            if self.is_over() {
                 return;
             }
             if self.game.is_none() {
@@ -105,12 +105,37 @@ impl Room {
         self.bot_choice(i)
     }
 
+    /// Whether the bot answers seat `i`'s decision now: a bot's (or an empty seat's) at once; a
+    /// person's seat only when [`Room::takeover_due`] says so.
     pub(super) fn bot_plays(&self, i: usize, now: Instant) -> bool {
-        let seat = &self.seats[i];
-        match seat.occupant {
-            Occupant::Bot(_) | Occupant::Empty | Occupant::Escaped { .. } => true,
-            Occupant::Player { .. } => seat.dropped_at.is_some_and(|t| now >= t + self.grace()),
+        match self.seats[i].occupant {
+            Occupant::Bot(_) | Occupant::Empty => true,
+            Occupant::Player { .. } | Occupant::Escaped { .. } => {
+                self.takeover_due(i).is_some_and(|at| now >= at)
+            }
         }
+    }
+
+    /// When the bot answers the decision a person's seat owes (托管): `takeover_ms` after it was
+    /// asked, and for a player who may still come back not before their grace ends. The bot
+    /// plays at the table's pace, not the machine's: a player who dropped comes back to the
+    /// hand they left, a few decisions on, and a table whose people are all away does not race
+    /// through its match. None while the seat owes nothing, or is a bot's.
+    pub(super) fn takeover_due(&self, i: usize) -> Option<Instant> {
+        let seat = &self.seats[i];
+        let grace_ends = match seat.occupant {
+            Occupant::Escaped { .. } => None,
+            Occupant::Player { .. } => Some(seat.away?.takeover_at),
+            Occupant::Bot(_) | Occupant::Empty => return None,
+        };
+        let prompt = self.prompts[i].as_ref()?;
+        // A prompt the hand has moved past (a hand over while its last window is held) is owed
+        // to nobody.
+        if self.game.as_ref()?.legal_actions(Seat::ALL[i]) != prompt.legal.as_slice() {
+            return None;
+        }
+        let paced = prompt.sent + Duration::from_millis(self.timing.takeover_ms);
+        Some(grace_ends.map_or(paced, |g| g.max(paced)))
     }
 
     /// Logs the action, applies it, sends its events. Checked legal by the caller or chosen
@@ -176,6 +201,7 @@ impl Room {
             return false;
         }
         self.log_seq += 1;
+        self.next_hand_at = None;
         self.seed = seed;
         let commitment = seed_commitment(seed);
         self.seed_sha256 = Some(commitment.clone());
@@ -198,8 +224,8 @@ impl Room {
         let settlement = match self.table.finish(&game) {
             Ok(s) => s,
             Err(e) => {
-                tracing::error!(error = %e, "a finished hand could not be settled");
-                self.finished = true;
+                tracing::error!(error = %e, "a finished hand could not be settled; the table stops");
+                self.closing_at = Some(self.now());
                 return;
             }
         };
@@ -210,7 +236,7 @@ impl Room {
         }
         let players = self.settings.ruleset.rules().players();
         let wire = protocol::settlement(&settlement, players);
-        self.finished = self.table.state().hands_played as u64 >= self.settings.hands;
+        let over = self.table.state().hands_played as u64 >= self.settings.hands;
         let hand = FinishedHand {
             table: self.id.clone(),
             hand_no,
@@ -230,13 +256,13 @@ impl Room {
             fans: serde_json::to_value(&wire).unwrap_or_default(),
             record: serde_json::to_value(engine::record::HandRecord::of(&game)).unwrap_or_default(),
             carried: serde_json::to_value(self.table.state()).unwrap_or_default(),
-            table_status: if self.finished {
+            table_status: if over {
                 TableStatus::Finished
             } else {
                 TableStatus::Playing
             },
             escapes: self.escapes(),
-            ratings: if self.finished {
+            ratings: if over {
                 self.rating_changes().await
             } else {
                 Vec::new()
@@ -254,7 +280,8 @@ impl Room {
         self.prompts = vec![None; self.seats.len()];
         self.seed_sha256 = None;
         self.escaped_in_hand.clear();
-        if self.finished {
+        if over {
+            self.closing_at = Some(self.now() + super::super::seat::KEEP_FOR);
             self.broadcast(ServerMessage::TableClosed {
                 reason: "the match is over".into(),
             });

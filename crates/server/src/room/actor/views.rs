@@ -28,6 +28,11 @@ pub(super) struct Spectator {
 impl Room {
     // ---- views ----
 
+    /// Whether the match is over (the room closes soon).
+    pub(super) fn is_over(&self) -> bool {
+        self.closing_at.is_some()
+    }
+
     pub(super) fn hand_no(&self) -> u64 {
         u64::from(self.table.state().hands_played)
     }
@@ -184,10 +189,7 @@ impl Room {
         self.seats
             .iter()
             .enumerate()
-            .map(|(i, s)| {
-                let over = s.dropped_at.is_some_and(|t| now >= t + self.grace());
-                s.info(i as u8, over)
-            })
+            .map(|(i, s)| s.info(i as u8, now))
             .collect()
     }
 
@@ -212,7 +214,7 @@ impl Room {
         if let Ok(mut s) = self.summary.lock() {
             s.seats = seats;
             s.hands_played = self.hand_no();
-            s.closed_to_joins = full || self.finished;
+            s.closed_to_joins = full || self.is_over();
         }
     }
 

@@ -87,10 +87,7 @@ impl Room {
                 hand_no,
                 event: wire,
             };
-            // A seat owed a snapshot gets the event in it.
-            let to = |i: usize, s: &SeatCtl| {
-                s.listens() && !s.snapshot_due && e.audience.includes(Seat::ALL[i])
-            };
+            let to = |i: usize, s: &SeatCtl| s.listens() && e.audience.includes(Seat::ALL[i]);
             self.send_body(&message, to, e.audience.is_public());
         }
     }

@@ -1,0 +1,317 @@
+//! 托管 and coming back, checked from outside over real sockets on a hand-driven clock: the bot
+//! plays an absent player's seat at the table's pace, a restored table gives its players the
+//! restore grace before the bot plays for them, and a player who comes back gets its snapshot
+//! before anything else of its stream (proto/README.md, "Reconnection" and "Takeover").
+
+mod common;
+
+use std::path::Path;
+use std::time::Duration;
+
+use common::{Client, prompt_of};
+use serde_json::{Value, json};
+use server::time::ManualTime;
+
+const WAIT: Duration = Duration::from_secs(20);
+
+/// The table as a spectator arriving now sees it: its arrival snapshot (the rooms here have no
+/// spectator delay and hold no claim window, so it comes at once). The room answers a watcher
+/// after everything due by then, so this is also the table after the clock's last step.
+async fn glance(addr: std::net::SocketAddr, table: &str, token: &str) -> Value {
+    let mut watcher = Client::watch(addr, table, token).await.expect("watch");
+    let first = watcher.next(WAIT).await.expect("message").expect("open");
+    assert_eq!(
+        first["type"], "snapshot",
+        "a spectator starts with a snapshot: {first}"
+    );
+    first
+}
+
+/// A spectator who has arrived: its arrival snapshot is read, so the room has let it in and
+/// everything it does from now on reaches it.
+async fn arrived(addr: std::net::SocketAddr, table: &str, token: &str) -> Client {
+    let mut spectator = Client::watch(addr, table, token).await.expect("watch");
+    let first = spectator.next(WAIT).await.expect("message").expect("open");
+    assert_eq!(first["type"], "snapshot", "{first}");
+    spectator
+}
+
+/// Seat `seat`'s discards so far in the hand on show (hand number, count).
+fn discards(snapshot: &Value, seat: usize) -> (u64, usize) {
+    let table = &snapshot["table"];
+    let river = table["view"]["seats"][seat]["river"]
+        .as_array()
+        .map_or(0, Vec::len);
+    (table["hand_no"].as_u64().unwrap_or(0), river)
+}
+
+/// Every seat's discards in the hand on show.
+fn all_discards(snapshot: &Value) -> usize {
+    snapshot["table"]["view"]["seats"]
+        .as_array()
+        .map_or(0, |seats| {
+            seats
+                .iter()
+                .map(|s| s["river"].as_array().map_or(0, Vec::len))
+                .sum()
+        })
+}
+
+/// From the last message received, reads (answering what the player is asked with
+/// `common::choose`) until a prompt that asks for a discard, and returns it unanswered.
+async fn until_discard_prompt(client: &mut Client) -> Value {
+    let mut m = client.received.last().cloned().unwrap_or_default();
+    loop {
+        if let Some(legal) = prompt_of(&m) {
+            if legal.iter().any(|a| a["type"] == "discard") {
+                return m;
+            }
+            client.act(common::choose(&legal)).await.expect("act");
+        }
+        m = client.next(WAIT).await.expect("message").expect("open");
+    }
+}
+
+/// The decision time of the bot playing for an absent player, set for the pace test.
+const TAKEOVER_MS: u64 = 1_500;
+/// The clock's step: the room acts only when it moves, so everything happens at a step.
+const STEP_MS: u64 = 250;
+
+/// With its only player gone, the bot plays the seat at the table's pace: nothing before the
+/// grace ends, then each of the seat's discards at least the takeover time after the last,
+/// so the three bots cannot race through the match either (every round waits on the seat).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_bot_plays_an_absent_players_seat_at_the_tables_pace() {
+    let (server, clock) = common::sqlite_server_on_clock(|c| c.takeover_ms = TAKEOVER_MS).await;
+    let addr = server.addr;
+    let (_, _, table, mut client) = common::alone_with_bots(addr, "shanghai", 50).await;
+    let (_, watcher) = common::guest(addr, "看客").await;
+    until_discard_prompt(&mut client).await;
+    let start = discards(&glance(addr, &table, &watcher).await, 0);
+    drop(client);
+    common::eventually("the room sees the player gone", async || {
+        let snapshot = glance(addr, &table, &watcher).await;
+        snapshot["table"]["seats"][0]["status"] == "disconnected"
+    })
+    .await;
+    let mut last = (start, 0u64);
+    let mut seen = 0;
+    let mut elapsed = 0;
+    while elapsed < 30_000 {
+        clock.advance(Duration::from_millis(STEP_MS));
+        elapsed += STEP_MS;
+        eprintln!("step {elapsed}");
+        let now = discards(&glance(addr, &table, &watcher).await, 0);
+        if now == last.0 {
+            continue;
+        }
+        if now.0 == last.0.0 {
+            assert_eq!(
+                now.1,
+                last.0.1 + 1,
+                "one discard per step at most, at {elapsed} ms"
+            );
+            // The takeover time since the seat was asked: since the player's own prompt
+            // (before the drop) or since the seat's last discard at the soonest.
+            assert!(
+                elapsed - last.1 >= TAKEOVER_MS,
+                "the seat discarded {} ms after its last discard, under {TAKEOVER_MS} ms",
+                elapsed - last.1
+            );
+            seen += 1;
+        }
+        last = (now, elapsed);
+    }
+    // The bot does play: a seat is asked to discard about once a round.
+    let hands = last.0.0 - start.0;
+    assert!(
+        seen >= 5,
+        "the bot discarded for the seat {seen} times in 30 s, at least {TAKEOVER_MS} ms apart \
+         in one hand, and {hands} hands went by (a race plays a hand a step)"
+    );
+    server.finish().await;
+}
+
+/// Stops a server as a crash would leave its store: the next one restores from it.
+async fn stop(running: server::Running) {
+    running.task.abort();
+    server::stop_rooms(&running.state).await;
+    running.state.store.close().await;
+}
+
+/// A server on the SQLite database in `dir`, on its own hand-driven clock.
+async fn start_in(
+    dir: &Path,
+    claim_window_ms: u64,
+    restore_grace_ms: u64,
+) -> (server::Running, ManualTime) {
+    let clock = ManualTime::new();
+    let mut config = common::config(dir, None);
+    config.time = clock.source();
+    config.claim_window_ms = claim_window_ms;
+    config.restore_grace_ms = restore_grace_ms;
+    (server::start(config).await.expect("start server"), clock)
+}
+
+/// After a restart the table waits for its players: the bot does not play a player's seat
+/// until the restore grace (counted from the restore) has passed, however short the grace after
+/// a dropped connection. The player who then comes back gets its snapshot first.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restored_table_gives_its_players_the_restore_grace() {
+    const RESTORE_GRACE_MS: u64 = 1_000;
+    let dir = std::env::temp_dir().join(format!("mahjong-takeover-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let (running, _) = start_in(&dir, 0, RESTORE_GRACE_MS).await;
+    let addr = running.addr;
+    let (_, token, table, mut client) = common::alone_with_bots(addr, "shanghai", 4).await;
+    until_discard_prompt(&mut client).await;
+    let last = client.last_seq;
+    drop(client);
+    stop(running).await;
+
+    // The same store, restarted; claim windows of 1 s, held as a spectator watches.
+    let (running, clock) = start_in(&dir, 1_000, RESTORE_GRACE_MS).await;
+    let addr = running.addr;
+    let (_, watcher) = common::guest(addr, "看客").await;
+    let before = glance(addr, &table, &watcher).await;
+    let mut elapsed = 0;
+    while elapsed + STEP_MS < RESTORE_GRACE_MS {
+        clock.advance(Duration::from_millis(STEP_MS));
+        elapsed += STEP_MS;
+        let now = glance(addr, &table, &watcher).await;
+        assert_eq!(
+            all_discards(&now),
+            all_discards(&before),
+            "the table waits for the player's discard at {elapsed} ms of a {RESTORE_GRACE_MS} ms grace"
+        );
+    }
+    // From here a discard holds a claim window open, and a spectator arriving in one waits
+    // for it: the spectator stays.
+    let mut spectator = arrived(addr, &table, &watcher).await;
+    clock.advance(Duration::from_millis(2 * STEP_MS));
+    loop {
+        let m = spectator.next(WAIT).await.expect("message").expect("open");
+        if m["type"] == "event" && m["event"]["kind"] == "discarded" {
+            assert_eq!(m["event"]["seat"], 0, "the seat whose turn it was: {m}");
+            break;
+        }
+    }
+    // Inside a claim window (the bots discard at once, and each discard holds one open while
+    // the spectator watches), the player comes back with the seq it had before the restart.
+    let mut back = Client::connect(addr, &table, &token, Some(last))
+        .await
+        .expect("reconnect");
+    let early = back.sync().await;
+    clock.advance(Duration::from_millis(1_000));
+    let first = first_of_stream(&mut back, early).await;
+    assert_eq!(
+        first["type"], "snapshot",
+        "the snapshot comes first: {first}"
+    );
+    assert!(first["seq"].as_u64().is_some_and(|s| s > last), "{first}");
+    drop(spectator);
+    stop(running).await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The first message of the seat's stream (one with a `seq`), among `early` (what came before
+/// a round trip) or after it.
+async fn first_of_stream(client: &mut Client, early: Vec<Value>) -> Value {
+    if let Some(m) = early.into_iter().find(|m| m["seq"].is_u64()) {
+        return m;
+    }
+    loop {
+        let m = client.next(WAIT).await.expect("message").expect("open");
+        if m["seq"].is_u64() {
+            return m;
+        }
+    }
+}
+
+/// A player away longer than the server keeps its stream (20 s) gets a snapshot, and it is the
+/// first message of the stream after `hello`, also when the player comes back inside a claim
+/// window (the snapshot then waits for the window; nothing of the stream goes ahead of it).
+/// After the snapshot, `seq` goes up by one a message.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_a_long_absence_the_snapshot_comes_first() {
+    let (server, clock) = common::sqlite_server_on_clock(|c| {
+        c.claim_window_ms = 1_000;
+        c.reconnect_ms = 120_000;
+    })
+    .await;
+    let addr = server.addr;
+    let (_, token) = common::guest(addr, "久别").await;
+    let room = common::create_room(
+        addr,
+        &token,
+        json!({"ruleset": "shanghai", "hands": 50, "bots": ["basic", "basic", "basic"]}),
+    )
+    .await;
+    let table = room["table"].as_str().unwrap_or_default().to_string();
+    let mut client = Client::connect(addr, &table, &token, None)
+        .await
+        .expect("connect");
+    // Claim windows hold the bots' discards until the clock moves: it moves a window at a time
+    // until the player is asked to discard (no window is held then; a spectator arriving in
+    // one would wait for it).
+    'turn: loop {
+        for m in client.sync().await {
+            if let Some(legal) = prompt_of(&m) {
+                if legal.iter().any(|a| a["type"] == "discard") {
+                    break 'turn;
+                }
+                client.act(common::choose(&legal)).await.expect("act");
+            }
+        }
+        clock.advance(Duration::from_millis(1_000));
+    }
+    let (_, watcher) = common::guest(addr, "看客").await;
+    // A spectator keeps the table watched, so claim windows are held while the player is away.
+    let mut spectator = arrived(addr, &table, &watcher).await;
+    let mut held = 0;
+    for _ in 0..4 {
+        let last = client.last_seq;
+        drop(client);
+        loop {
+            let m = match spectator.next(Duration::from_secs(5)).await {
+                Ok(Some(m)) => m,
+                other => panic!("{other:?}: {:?}", spectator.received),
+            };
+            if m["type"] == "seat_changed" && m["seat"] == 0 && m["status"] == "disconnected" {
+                break;
+            }
+        }
+        for _ in 0..50 {
+            clock.advance(Duration::from_millis(500));
+        }
+        client = Client::connect(addr, &table, &token, Some(last))
+            .await
+            .expect("reconnect");
+        let early = client.sync().await;
+        if !early.iter().any(|m| m["seq"].is_u64()) {
+            held += 1;
+        }
+        clock.advance(Duration::from_millis(1_000));
+        let first = first_of_stream(&mut client, early).await;
+        assert_eq!(
+            first["type"], "snapshot",
+            "the snapshot comes first: {first}"
+        );
+        let mut seq = first["seq"].as_u64().expect("seq");
+        assert!(seq > last, "{first}");
+        // The stream goes on from the snapshot, one by one, through one more window.
+        if let Some(legal) = prompt_of(&first) {
+            client.act(common::choose(&legal)).await.expect("act");
+        }
+        clock.advance(Duration::from_millis(1_000));
+        for m in client.sync().await {
+            if let Some(s) = m["seq"].as_u64() {
+                assert_eq!(s, seq + 1, "{m}");
+                seq = s;
+            }
+        }
+    }
+    assert!(held >= 1, "no return fell inside a claim window");
+    drop(spectator);
+    server.finish().await;
+}
