@@ -120,18 +120,20 @@ impl From<WireAction> for engine::Action {
     }
 }
 
-/// A declared meld as others see it.
+/// A declared meld as the receiver may see it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum WireMeld {
-    /// 吃, 碰 or an exposed / added 杠, face up.
+    /// 吃, 碰, an exposed or added 杠, or the receiver's own concealed 杠: its tiles shown.
     Open {
-        /// `chow`, `pung`, `exposed_kong`, `concealed_kong` or `added_kong`.
+        /// `chow`, `pung`, `exposed_kong`, `concealed_kong` (only the receiver's own) or
+        /// `added_kong`.
         shape: String,
         /// Its tiles, lowest first.
         #[schemars(with = "Vec<String>")]
         tiles: Vec<Tile>,
-        /// The seat whose discard completed it.
+        /// The seat whose discard completed it (null for a concealed kong; an added kong keeps
+        /// its pung's).
         from: Option<u8>,
         /// The tile taken from that discard.
         #[schemars(with = "Option<String>")]
@@ -414,7 +416,9 @@ pub enum WireEvent {
         #[schemars(with = "Option<String>")]
         tile: Option<Tile>,
     },
-    /// A meld was declared (`meld` absent: another seat's concealed kong).
+    /// A meld was declared. `meld` is always there: `open` for every meld whose tiles the
+    /// receiver may see (the receiver's own concealed kong too, shape `concealed_kong`),
+    /// `hidden_kong` for another seat's concealed kong, face down.
     Melded {
         /// The seat.
         seat: u8,
