@@ -11,7 +11,7 @@ pub struct Args {
     #[command(subcommand)]
     action: Action,
     /// The database: `postgres://…` or `sqlite:…` (default: an SQLite file in the data directory).
-    #[arg(long, env = "DATABASE_URL", global = true)]
+    #[arg(long, env = "DATABASE_URL", hide_env_values = true, global = true)]
     database_url: Option<String>,
     /// Where the default SQLite file lives.
     #[arg(long, env = "MAHJONG_DATA_DIR", default_value = "data", global = true)]

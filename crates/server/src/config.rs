@@ -12,7 +12,7 @@ pub struct Config {
     #[arg(long, env = "MAHJONG_PORT", default_value_t = 8080)]
     pub port: u16,
     /// The database: `postgres://…` or `sqlite:…` (default: `mahjong.db` in the data directory).
-    #[arg(long, env = "DATABASE_URL")]
+    #[arg(long, env = "DATABASE_URL", hide_env_values = true)]
     pub database_url: Option<String>,
     /// Where the default SQLite file lives.
     #[arg(long, env = "MAHJONG_DATA_DIR", default_value = "data")]

@@ -313,11 +313,22 @@ async fn shutdown_signal() {
 /// Sets up logs: text, or JSON lines; `RUST_LOG` filters (default `info`).
 pub fn init_logging(json: bool) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"))
+        // The WebSocket library logs every frame's content at trace level, a `hello` and its
+        // session token included: only its warnings and errors, whatever RUST_LOG asks.
+        .add_directive(quiet("tungstenite"))
+        .add_directive(quiet("tokio_tungstenite"));
     let builder = tracing_subscriber::fmt().with_env_filter(filter);
     let _ = if json {
         builder.json().try_init()
     } else {
         builder.try_init()
     };
+}
+
+/// A directive capping `target`'s logs at warn.
+fn quiet(target: &str) -> tracing_subscriber::filter::Directive {
+    format!("{target}=warn")
+        .parse()
+        .unwrap_or_else(|_| tracing_subscriber::filter::LevelFilter::WARN.into())
 }

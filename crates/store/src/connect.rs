@@ -172,8 +172,28 @@ impl Store {
     }
 }
 
-/// `url` with any password replaced, for messages and logs.
+/// `url` with any password replaced, for messages and logs: the one in the user info, and the
+/// value of any query parameter whose name says password (`?password=…`, `sslpassword=…`).
 fn redact(url: &str) -> String {
+    let (head, query) = match url.split_once('?') {
+        Some((head, query)) => (head, Some(query)),
+        None => (url, None),
+    };
+    let head = redact_userinfo(head);
+    let Some(query) = query else { return head };
+    let query: Vec<String> = query
+        .split('&')
+        .map(|pair| match pair.split_once('=') {
+            Some((key, _)) if key.to_ascii_lowercase().contains("password") => {
+                format!("{key}=***")
+            }
+            _ => pair.to_string(),
+        })
+        .collect();
+    format!("{head}?{}", query.join("&"))
+}
+
+fn redact_userinfo(url: &str) -> String {
     let Some((scheme, rest)) = url.split_once("://") else {
         return url.to_string();
     };
@@ -206,5 +226,13 @@ mod tests {
         );
         assert_eq!(redact("postgres://app@db/m"), "postgres://app@db/m");
         assert_eq!(redact("sqlite://data/m.db"), "sqlite://data/m.db");
+        assert_eq!(
+            redact("postgres://db/m?user=app&password=s3cret&sslmode=require"),
+            "postgres://db/m?user=app&password=***&sslmode=require"
+        );
+        assert_eq!(
+            redact("postgres://app:pw@db/m?sslpassword=k3y"),
+            "postgres://app:***@db/m?sslpassword=***"
+        );
     }
 }

@@ -1,0 +1,93 @@
+//! Secrets stay secret: `--help` does not print the database password it reads from the
+//! environment, and a server logging at trace level does not log a session token, even the one
+//! a `hello` frame carries.
+
+#[path = "../../server/tests/common/mod.rs"]
+mod common;
+
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use common::{Client, guest, http};
+use serde_json::json;
+
+const SECRET: &str = "s3cret-pa55word";
+
+#[test]
+fn help_does_not_print_the_database_password() {
+    for args in [&["serve", "--help"][..], &["db", "--help"][..]] {
+        let out = Command::new(env!("CARGO_BIN_EXE_mahjong"))
+            .args(args)
+            .env("DATABASE_URL", format!("postgres://app:{SECRET}@db:5432/m"))
+            .output()
+            .expect("run mahjong");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("DATABASE_URL"), "{args:?}: {text}");
+        assert!(
+            !text.contains(SECRET),
+            "{args:?} printed the password: {text}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_trace_log_holds_no_session_token() {
+    let dir = std::env::temp_dir().join(format!("mahjong-secrets-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port");
+    let log = std::fs::File::create(dir.join("server.log")).expect("log file");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mahjong"))
+        .args(["serve", "--port", &port.to_string(), "--data-dir"])
+        .arg(&dir)
+        .env_remove("DATABASE_URL")
+        .env("RUST_LOG", "trace")
+        .stdout(log)
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start mahjong serve");
+    let addr: std::net::SocketAddr = format!("127.0.0.1:{port}").parse().expect("addr");
+    let mut up = false;
+    for _ in 0..200 {
+        if let Ok((200, _)) = http(addr, "GET", "/healthz", None, None).await {
+            up = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(up, "the server did not come up");
+    let (_, token) = guest(addr, "秘密").await;
+    let (status, room) = http(
+        addr,
+        "POST",
+        "/api/rooms",
+        Some(&token),
+        Some(json!({"ruleset": "sichuan", "bots": ["basic", "basic", "basic"]})),
+    )
+    .await
+    .expect("create room");
+    assert_eq!(status, 201, "{room}");
+    let table = room["table"].as_str().unwrap_or_default();
+    let mut client = Client::connect(addr, table, &token, None)
+        .await
+        .expect("connect");
+    let first = client.next(Duration::from_secs(20)).await.expect("message");
+    assert!(first.is_some(), "the session started");
+    drop(client);
+    let _ = child.kill();
+    let _ = child.wait();
+    let logged = std::fs::read_to_string(dir.join("server.log")).expect("read log");
+    assert!(
+        logged.contains("TRACE"),
+        "the server logged at trace level: {} bytes",
+        logged.len()
+    );
+    assert!(
+        !logged.contains(&token),
+        "the session token is in the trace log"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
