@@ -339,7 +339,7 @@ async fn reconnect(page: &mut cdp::Page) -> anyhow::Result<()> {
         bail!("the stream went back after reconnecting: {before} → {after}");
     }
     let waited = page.eval("window.mahjong.lastRetryDelay()").await?;
-    if !waited.as_u64().is_some_and(|ms| ms <= 250) {
+    if waited.as_u64().is_none_or(|ms| ms > 250) {
         bail!("the first retry after a drop waited {waited} ms");
     }
     Ok(())
