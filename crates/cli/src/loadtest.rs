@@ -30,7 +30,7 @@ pub struct Args {
     pub baseline_addr: Option<String>,
     /// Print the result as one JSON object, the last line of stdout (the summary goes to
     /// stderr).
-    #[arg(long, env = "MAHJONG_LOADTEST_JSON")]
+    #[arg(long, env = "MAHJONG_LOADTEST_JSON", value_parser = clap::builder::BoolishValueParser::new())]
     pub json: bool,
 }
 

@@ -53,7 +53,7 @@ pub struct Config {
     #[arg(long, env = "MAHJONG_CLIENT_RATE", default_value_t = 50)]
     pub client_rate: u32,
     /// Logs as JSON lines instead of text.
-    #[arg(long, env = "MAHJONG_LOG_JSON")]
+    #[arg(long, env = "MAHJONG_LOG_JSON", value_parser = clap::builder::BoolishValueParser::new())]
     pub log_json: bool,
     /// Where the rooms' time comes from: the system's, or a test's hand-driven clock.
     #[arg(skip)]

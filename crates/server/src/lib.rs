@@ -318,7 +318,11 @@ pub fn init_logging(json: bool) {
         // session token included: only its warnings and errors, whatever RUST_LOG asks.
         .add_directive(quiet("tungstenite"))
         .add_directive(quiet("tokio_tungstenite"));
-    let builder = tracing_subscriber::fmt().with_env_filter(filter);
+    // Colours only for a terminal: a log file or a collector gets plain text.
+    let ansi = std::io::IsTerminal::is_terminal(&std::io::stdout());
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_ansi(ansi);
     let _ = if json {
         builder.json().try_init()
     } else {

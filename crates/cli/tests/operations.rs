@@ -1,10 +1,12 @@
-//! Secrets stay secret: `--help` does not print the database password it reads from the
-//! environment, and a server logging at trace level does not log a session token, even the one
-//! a `hello` frame carries.
+//! The server as an operator runs it. Secrets stay secret: `--help` does not print the database
+//! password it reads from the environment, and a server logging at trace level does not log a
+//! session token, even the one a `hello` frame carries. Boolean settings take the usual
+//! spellings, and logs written to a file carry no terminal colours.
 
 #[path = "../../server/tests/common/mod.rs"]
 mod common;
 
+use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
@@ -90,4 +92,56 @@ async fn a_trace_log_holds_no_session_token() {
         "the session token is in the trace log"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The first line `mahjong serve` logs with `MAHJONG_LOG_JSON` set to `value` (its stdout is a
+/// pipe, not a terminal), or its error when it refuses the value.
+fn first_log_line(value: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("mahjong-bool-{}-{value}", std::process::id()));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mahjong"))
+        .args(["serve", "--port", "0", "--data-dir"])
+        .arg(&dir)
+        .env_remove("DATABASE_URL")
+        .env("MAHJONG_LOG_JSON", value)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start mahjong serve");
+    let mut line = String::new();
+    if let Some(out) = child.stdout.take() {
+        let _ = BufReader::new(out).read_line(&mut line);
+    }
+    if line.is_empty()
+        && let Some(err) = child.stderr.take()
+    {
+        let _ = BufReader::new(err).read_line(&mut line);
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    let _ = std::fs::remove_dir_all(&dir);
+    line
+}
+
+#[test]
+fn boolean_settings_take_the_usual_spellings_and_logs_to_a_pipe_are_plain() {
+    for (values, json) in [
+        (["1", "true", "yes", "on", "TRUE"], true),
+        (["0", "false", "no", "off", "Off"], false),
+    ] {
+        for value in values {
+            let line = first_log_line(value);
+            assert_eq!(
+                line.starts_with('{'),
+                json,
+                "MAHJONG_LOG_JSON={value}: {line}"
+            );
+            assert!(line.contains("serving"), "MAHJONG_LOG_JSON={value}: {line}");
+            assert!(!line.contains('\u{1b}'), "colours in a pipe: {line:?}");
+        }
+    }
+    let refused = first_log_line("maybe");
+    assert!(
+        refused.contains("invalid value 'maybe'"),
+        "an unknown spelling is refused: {refused}"
+    );
 }
