@@ -136,6 +136,9 @@ fn boolean_settings_take_the_usual_spellings_and_logs_to_a_pipe_are_plain() {
                 "MAHJONG_LOG_JSON={value}: {line}"
             );
             assert!(line.contains("serving"), "MAHJONG_LOG_JSON={value}: {line}");
+            // The start-up line says where to point a browser and which database is in use.
+            assert!(line.contains("http://127.0.0.1:"), "{line}");
+            assert!(line.contains("mahjong.db"), "{line}");
             assert!(!line.contains('\u{1b}'), "colours in a pipe: {line:?}");
         }
     }

@@ -258,7 +258,18 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
 /// Runs the server until Ctrl-C or SIGTERM.
 pub async fn serve(config: Config) -> Result<(), ServeError> {
     let running = start(config).await?;
-    tracing::info!(addr = %running.addr, backend = running.state.store.backend_name(), "serving");
+    // Where to point a browser (the listening address, or this machine when it listens on
+    // every interface) and the database in use, its password hidden.
+    let open = match running.addr.ip() {
+        ip if ip.is_unspecified() => format!("http://localhost:{}/", running.addr.port()),
+        _ => format!("http://{}/", running.addr),
+    };
+    tracing::info!(
+        addr = %running.addr,
+        open = %open,
+        database = %store::redact_url(&running.state.config.database()),
+        "serving"
+    );
     match running.task.await {
         Ok(result) => result?,
         Err(e) => return Err(ServeError::Io(std::io::Error::other(e))),

@@ -174,7 +174,7 @@ impl Store {
 
 /// `url` with any password replaced, for messages and logs: the one in the user info, and the
 /// value of any query parameter whose name says password (`?password=…`, `sslpassword=…`).
-fn redact(url: &str) -> String {
+pub fn redact(url: &str) -> String {
     let (head, query) = match url.split_once('?') {
         Some((head, query)) => (head, Some(query)),
         None => (url, None),
