@@ -2,6 +2,7 @@
 
 use axum::Json;
 use axum::http::StatusCode;
+use axum::http::header::{CONTENT_LENGTH, CONTENT_TYPE};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
@@ -56,16 +57,79 @@ impl ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let (status, code) = self.parts();
-        if status.is_server_error() {
-            tracing::error!(error = %self, "request failed");
-        }
-        (
-            status,
-            Json(Body {
-                code,
-                message: self.to_string(),
-            }),
-        )
-            .into_response()
+        let message = if status.is_server_error() {
+            // The cause (a database's own text, say) goes to the log, under an id the client
+            // can quote; the client gets the id, never the cause.
+            let id = format!("{:016x}", crate::room::random_u64());
+            tracing::error!(error = %self, request_id = %id, "request failed");
+            format!("the server could not complete the request (request id {id})")
+        } else {
+            self.to_string()
+        };
+        (status, Json(Body { code, message })).into_response()
     }
+}
+
+/// The error code of a status no handler answered with its own: axum's rejections, unknown
+/// routes, wrong methods.
+fn code_of(status: StatusCode) -> String {
+    match status {
+        StatusCode::PAYLOAD_TOO_LARGE => "too_large".into(),
+        StatusCode::UNPROCESSABLE_ENTITY => "unprocessable".into(),
+        StatusCode::INTERNAL_SERVER_ERROR => "internal".into(),
+        _ => status
+            .canonical_reason()
+            .unwrap_or("error")
+            .to_ascii_lowercase()
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .collect::<Vec<_>>()
+            .join("_"),
+    }
+}
+
+/// Makes every error response `{"code", "message"}` JSON. axum answers its own rejections (a
+/// body that is not JSON, of the wrong shape or types, without its content type, too large; a
+/// bad path or query), unknown routes and wrong methods in plain text or with no body; a
+/// client parses one shape whatever failed. Headers such as `Allow` and `Retry-After` stay; a
+/// server error's own text is not passed on.
+pub async fn json_errors(response: Response) -> Response {
+    let status = response.status();
+    let json = response
+        .headers()
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || json {
+        return response;
+    }
+    let (parts, body) = response.into_parts();
+    let text = if status.is_server_error() {
+        String::new()
+    } else {
+        axum::body::to_bytes(body, 4096)
+            .await
+            .map(|b| String::from_utf8_lossy(&b).trim().to_string())
+            .unwrap_or_default()
+    };
+    let message = if text.is_empty() {
+        status.canonical_reason().unwrap_or("error").to_string()
+    } else {
+        text
+    };
+    let code = code_of(status);
+    let mut answer = (
+        status,
+        Json(Body {
+            code: &code,
+            message,
+        }),
+    )
+        .into_response();
+    for (name, value) in &parts.headers {
+        if name != CONTENT_TYPE && name != CONTENT_LENGTH {
+            answer.headers_mut().insert(name.clone(), value.clone());
+        }
+    }
+    answer
 }

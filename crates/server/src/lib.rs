@@ -181,6 +181,8 @@ pub fn router(state: AppState) -> Router {
     .route("/ws/tables/{table}", get(ws::upgrade))
     .route("/ws/tables/{table}/watch", get(ws::watch))
     .merge(web::routes())
+    .fallback(|| async { error::ApiError::NotFound("route".into()) })
+    .layer(axum::middleware::map_response(error::json_errors))
     .with_state(state)
 }
 
