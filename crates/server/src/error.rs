@@ -27,6 +27,10 @@ pub enum ApiError {
     /// Something else failed on the server.
     #[error("internal error: {0}")]
     Internal(String),
+    /// The server cannot serve now (its database takes no write); the message is the
+    /// server's own words, never the database's.
+    #[error("not ready: {0}")]
+    NotReady(String),
 }
 
 #[derive(Serialize)]
@@ -50,6 +54,7 @@ impl ApiError {
             }
             ApiError::Store(_) => (StatusCode::SERVICE_UNAVAILABLE, "store_unavailable"),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
+            ApiError::NotReady(_) => (StatusCode::SERVICE_UNAVAILABLE, "not_ready"),
         }
     }
 }
@@ -57,7 +62,7 @@ impl ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let (status, code) = self.parts();
-        let message = if status.is_server_error() {
+        let message = if status.is_server_error() && !matches!(self, ApiError::NotReady(_)) {
             // The cause (a database's own text, say) goes to the log, under an id the client
             // can quote; the client gets the id, never the cause.
             let id = format!("{:016x}", crate::room::random_u64());

@@ -1062,6 +1062,7 @@ async fn the_openapi_document_lists_every_http_route() {
     let paths = doc["paths"].as_object().cloned().unwrap_or_default();
     for (path, method) in [
         ("/healthz", "get"),
+        ("/readyz", "get"),
         ("/metrics", "get"),
         ("/api/guests", "post"),
         ("/api/sessions", "post"),

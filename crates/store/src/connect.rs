@@ -10,7 +10,7 @@ use sqlx::migrate::Migrator;
 use sqlx::postgres::{PgConnectOptions, PgConnection, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 
-use crate::{Backend, Store, StoreError};
+use crate::{Backend, Store, StoreError, on_backend};
 
 static POSTGRES: Migrator = sqlx::migrate!("../../migrations/postgres");
 static SQLITE: Migrator = sqlx::migrate!("../../migrations/sqlite");
@@ -113,6 +113,28 @@ impl Store {
         };
         store.migrate().await?;
         Ok(store)
+    }
+
+    /// A write round trip: the one row of `readiness` set to now. It fails on a database that
+    /// cannot be reached, or that answers reads but takes no write (a read-only or broken
+    /// SQLite file, a PostgreSQL in recovery).
+    pub async fn check_writable(&self) -> Result<(), StoreError> {
+        let now = crate::UnixMillis::now().0;
+        on_backend!(self, pool => {
+            sqlx::query(
+                "INSERT INTO readiness (id, checked_ms) VALUES (1, $1) \
+                 ON CONFLICT (id) DO UPDATE SET checked_ms = excluded.checked_ms",
+            )
+            .bind(now)
+            .execute(pool)
+            .await?;
+        });
+        Ok(())
+    }
+
+    /// Connections of the pool: (open, idle).
+    pub fn pool_use(&self) -> (u32, usize) {
+        on_backend!(self, pool => (pool.size(), pool.num_idle()))
     }
 
     /// The newest migration applied to the database (0 for none).

@@ -1,4 +1,4 @@
-//! The HTTP API: guests, rulesets, rooms, the lobby, histories, leaderboards, health.
+//! The HTTP API: guests, rulesets, rooms, the lobby, histories, leaderboards, probes.
 
 use axum::extract::State;
 use serde::Serialize;
@@ -7,9 +7,9 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::AppState;
-use crate::error::ApiError;
 
 mod accounts;
+mod health;
 mod records;
 mod rooms;
 mod rulesets;
@@ -20,7 +20,8 @@ pub use rooms::Seated;
 /// The API's routes.
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::with_openapi(ApiDoc::openapi())
-        .routes(routes!(health))
+        .routes(routes!(health::health))
+        .routes(routes!(health::ready))
         .routes(routes!(metrics))
         .routes(routes!(accounts::sign_up))
         .routes(routes!(accounts::renew_session, accounts::sign_out))
@@ -52,17 +53,12 @@ struct ApiDoc;
 /// An error answer.
 #[derive(Serialize, ToSchema)]
 pub struct ErrorBody {
-    /// `bad_request`, `unauthorized`, `not_found`, `conflict`, `store_unavailable` or `internal`.
+    /// `bad_request`, `unauthorized`, `not_found`, `method_not_allowed`, `conflict`,
+    /// `too_large`, `unsupported_media_type`, `unprocessable`, `store_unavailable`,
+    /// `not_ready` or `internal`.
     pub code: String,
     /// For people.
     pub message: String,
-}
-
-/// Whether the server and its database answer.
-#[utoipa::path(get, path = "/healthz", responses((status = 200, description = "`ok`", body = String), (status = 503, description = "the database does not answer", body = ErrorBody)))]
-async fn health(State(state): State<AppState>) -> Result<&'static str, ApiError> {
-    state.store.schema_version().await?;
-    Ok("ok")
 }
 
 /// Counters and process figures in the Prometheus text format.
