@@ -9,11 +9,13 @@
 //! - `mahjong replay` replays a hand record and prints its settlement.
 //! - `mahjong serve` runs the game server.
 //! - `mahjong db` migrates the database and reports its schema version.
+//! - `mahjong health` asks a running server whether it is ready (a container's health check).
 //! - `mahjong loadtest` loads a running server with WebSocket clients playing whole hands, and
 //!   `mahjong loadtest-baseline` serves the bare broadcast baseline it compares with.
 
 mod arena;
 mod db;
+mod health;
 mod lines;
 mod loadtest;
 mod play;
@@ -51,6 +53,8 @@ enum Command {
     Db(db::Args),
     /// Run the game server (HTTP API and WebSockets).
     Serve(server::Config),
+    /// Ask a running server whether it is ready (exit 0) or not (exit 1).
+    Health(health::Args),
     /// Load a running server with clients playing whole hands, and measure it.
     Loadtest(loadtest::Args),
     /// Serve the bare WebSocket broadcast baseline that `loadtest` compares with.
@@ -67,6 +71,7 @@ fn main() -> ExitCode {
         Command::Arena(args) => arena::run(&args),
         Command::Db(args) => db::run(&args),
         Command::Serve(config) => serve::run(config),
+        Command::Health(args) => health::run(&args),
         Command::Loadtest(args) => loadtest::run(&args),
         Command::LoadtestBaseline(args) => loadtest::baseline(&args),
     };

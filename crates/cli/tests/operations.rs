@@ -1,7 +1,8 @@
 //! The server as an operator runs it. Secrets stay secret: `--help` does not print the database
 //! password it reads from the environment, and a server logging at trace level does not log a
 //! session token, even the one a `hello` frame carries. Boolean settings take the usual
-//! spellings, and logs written to a file carry no terminal colours.
+//! spellings, logs written to a file carry no terminal colours, and `mahjong health` (the
+//! image's health check) says whether a server is ready.
 
 #[path = "../../server/tests/common/mod.rs"]
 mod common;
@@ -79,6 +80,29 @@ async fn a_trace_log_holds_no_session_token() {
     let first = client.next(Duration::from_secs(20)).await.expect("message");
     assert!(first.is_some(), "the session started");
     drop(client);
+    // The container's health check: ready (exit 0) while the server serves.
+    let health = |path: &str| {
+        Command::new(env!("CARGO_BIN_EXE_mahjong"))
+            .args([
+                "health",
+                "--addr",
+                &format!("127.0.0.1:{port}"),
+                "--path",
+                path,
+            ])
+            .output()
+            .expect("run mahjong health")
+    };
+    let ready = health("/readyz");
+    assert!(
+        ready.status.success() && String::from_utf8_lossy(&ready.stdout).contains("ready"),
+        "{ready:?}"
+    );
+    let missing = health("/no-such-probe");
+    assert!(
+        !missing.status.success(),
+        "a 404 is not healthy: {missing:?}"
+    );
     let _ = child.kill();
     let _ = child.wait();
     let logged = std::fs::read_to_string(dir.join("server.log")).expect("read log");
