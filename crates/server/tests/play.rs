@@ -1136,6 +1136,7 @@ async fn the_rulesets_are_described_as_the_engine_validates_them() {
             server::room::default_hands(&defaults),
             "{r}"
         );
+        assert!(r["escape_penalty"].as_i64().is_some_and(|p| p >= 0), "{r}");
         let options = r["options"].as_array().cloned().unwrap_or_default();
         let described: std::collections::BTreeSet<&str> =
             options.iter().filter_map(|o| o["name"].as_str()).collect();

@@ -360,6 +360,15 @@ async fn a_finished_match_closes_its_room() {
         }
     };
     drop(client);
+    let (_, watcher) = guest(addr, "看客").await;
+    // The room has seen the player go (its final table says so): `table_closed` stays the
+    // stream's last message all the same.
+    common::eventually("the room sees the player go", async || {
+        let mut spectator = Client::watch(addr, &table, &watcher).await.expect("watch");
+        let last_view = spectator.next(WAIT).await.expect("message").expect("open");
+        last_view["table"]["seats"][0]["status"] == "disconnected"
+    })
+    .await;
     let mut back = Client::connect(addr, &table, &token, Some(last))
         .await
         .expect("reconnect");
@@ -369,8 +378,15 @@ async fn a_finished_match_closes_its_room() {
         (Some("table_closed"), Some(last + 1)),
         "{closed}"
     );
-    assert_eq!(close_frame(&mut back).await, (1000, "ended".to_string()));
-    let (_, watcher) = guest(addr, "看客").await;
+    let after = tokio::time::timeout(WAIT, back.socket.next())
+        .await
+        .expect("a frame in time");
+    match after {
+        Some(Ok(Message::Close(Some(f)))) => {
+            assert_eq!((u16::from(f.code), f.reason.as_str()), (1000, "ended"));
+        }
+        other => panic!("the stream ends with table_closed, then the close: {other:?}"),
+    }
     let mut spectator = Client::watch(addr, &table, &watcher).await.expect("watch");
     let last_view = spectator.next(WAIT).await.expect("message").expect("open");
     assert_eq!(last_view["type"], "snapshot", "{last_view}");

@@ -315,3 +315,60 @@ async fn after_a_long_absence_the_snapshot_comes_first() {
     drop(spectator);
     server.finish().await;
 }
+
+/// Before the first deal nobody plays for anyone and nobody escapes: a player who took a seat
+/// and never connected shows `disconnected` past the grace (not `takeover`), and when the
+/// reconnection window closes gives the seat back (`empty`) instead of escaping; joining again
+/// seats them, and the first hand is dealt once they connect.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_who_never_came_gives_the_seat_back_before_the_first_deal() {
+    let (server, clock) = common::sqlite_server_on_clock(|_| {}).await;
+    let addr = server.addr;
+    let (player, token) = common::guest(addr, "未到").await;
+    let room = common::create_room(
+        addr,
+        &token,
+        json!({"ruleset": "sichuan", "hands": 1, "bots": ["basic", "basic", "basic"]}),
+    )
+    .await;
+    let table = room["table"].as_str().unwrap_or_default().to_string();
+    let code = room["code"].as_str().unwrap_or_default().to_string();
+    let (_, watcher) = common::guest(addr, "看客").await;
+    clock.advance(Duration::from_millis(1_000));
+    let waiting = glance(addr, &table, &watcher).await;
+    assert_eq!(
+        waiting["table"]["seats"][0]["status"], "disconnected",
+        "{waiting}"
+    );
+    assert!(waiting["table"]["view"].is_null(), "no hand yet: {waiting}");
+    clock.advance(Duration::from_millis(1_000));
+    common::eventually("the seat is given back", async || {
+        let now = glance(addr, &table, &watcher).await;
+        now["table"]["seats"][0]["status"] == "empty" && now["table"]["view"].is_null()
+    })
+    .await;
+    let (_, escapes) = common::http(
+        addr,
+        "GET",
+        &format!("/api/players/{player}/escapes"),
+        None,
+        None,
+    )
+    .await
+    .expect("escapes");
+    assert_eq!(
+        escapes.as_array().map(Vec::len),
+        Some(0),
+        "no escape: {escapes}"
+    );
+    common::join_room(addr, &token, &code).await;
+    let mut client = Client::connect(addr, &table, &token, None)
+        .await
+        .expect("connect");
+    let prompt = common::until_prompt(&mut client).await;
+    assert!(
+        prompt_of(&prompt).is_some(),
+        "the first hand is dealt: {prompt}"
+    );
+    server.finish().await;
+}

@@ -24,6 +24,10 @@ pub(super) struct RulesetInfo {
     /// Hands in a room whose creator does not say (the ruleset's full match where it has
     /// one, else 8).
     default_hands: u64,
+    /// Points an escaper loses on top of the hand it escaped from (逃跑罚分), under its
+    /// default options; 0 where the rules set none. It counts in leaderboards and histories,
+    /// not in the hand's deltas.
+    escape_penalty: i64,
     /// The room options (`options` of `POST /api/rooms`); none may be left out of a form, as
     /// each has a default.
     options: Vec<OptionInfo>,
@@ -76,6 +80,7 @@ fn describe(id: RulesetId) -> Option<RulesetInfo> {
         name_en: id.name_en(),
         players: ruleset.rules().players(),
         default_hands: room::default_hands(&ruleset),
+        escape_penalty: ruleset.rules().escape_penalty().unwrap_or(0),
         options,
     })
 }

@@ -226,7 +226,7 @@ impl Room {
             Command::Leave { player } => {
                 if let Some(i) = self.seat_of(&player) {
                     self.seats[i].conn = None;
-                    self.escape(i).await;
+                    self.leave_seat(i).await;
                     self.refresh_statuses();
                 }
             }
@@ -284,7 +284,10 @@ impl Room {
                 .into(),
             );
         }
-        let missed = last_seq.and_then(|last| seat.since(last));
+        // 0 is "nothing received yet": a snapshot, like no `last_seq`.
+        let missed = last_seq
+            .filter(|&l| l > 0)
+            .and_then(|last| seat.since(last));
         match missed {
             Some(frames) => {
                 for f in frames {
@@ -396,7 +399,7 @@ impl Room {
         let reconnect = Duration::from_millis(self.timing.reconnect_ms);
         for i in 0..self.seats.len() {
             if self.seats[i].escape_due(now, reconnect) {
-                self.escape(i).await;
+                self.leave_seat(i).await;
             }
         }
         self.refresh_statuses();
@@ -413,6 +416,22 @@ impl Room {
         }
         if self.hold.as_ref().is_some_and(|h| h.until <= now) {
             self.release();
+        }
+    }
+
+    /// A player leaves (or did not come back in time). Once the match has been dealt that is an
+    /// escape; before the first deal there is nothing to escape from: the seat is given back,
+    /// and the player may join again.
+    async fn leave_seat(&mut self, i: usize) {
+        if self.dealt() {
+            self.escape(i).await;
+        } else {
+            tracing::info!(
+                seat = i,
+                "a player gives the seat back before the first deal"
+            );
+            self.seats[i].unseat();
+            self.persist_seats().await;
         }
     }
 

@@ -185,6 +185,15 @@ impl SeatCtl {
         }
     }
 
+    /// Empties the seat (a player who never came gives it back before the first deal).
+    pub fn unseat(&mut self) {
+        self.occupant = Occupant::Empty;
+        self.conn = None;
+        self.away = None;
+        self.snapshot_due = false;
+        self.kept.clear();
+    }
+
     /// Turns a seated player into one who escaped; the connection goes.
     pub fn escape(&mut self) {
         if let Occupant::Player { id, name } = &self.occupant {

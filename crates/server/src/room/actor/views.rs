@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use engine::Seat;
-use protocol::{Body, ServerMessage, TableSnapshot};
+use protocol::{Body, SeatStatus, ServerMessage, TableSnapshot};
 use store::TableStatus;
 use tokio::time::Instant;
 
@@ -27,6 +27,11 @@ pub(super) struct Spectator {
 
 impl Room {
     // ---- views ----
+
+    /// Whether the match's first hand has been dealt.
+    pub(super) fn dealt(&self) -> bool {
+        self.game.is_some() || self.hand_no() > 0
+    }
 
     /// Whether the match is over (the room closes soon).
     pub(super) fn is_over(&self) -> bool {
@@ -189,12 +194,25 @@ impl Room {
         self.seats
             .iter()
             .enumerate()
-            .map(|(i, s)| s.info(i as u8, now))
+            .map(|(i, s)| {
+                let mut info = s.info(i as u8, now);
+                if info.status == SeatStatus::Takeover && !self.dealt() {
+                    // Before the first deal nobody plays for anyone: the table waits.
+                    info.status = SeatStatus::Disconnected;
+                }
+                info
+            })
             .collect()
     }
 
     /// Tells every seat about seats whose status changed, and updates the lobby's summary.
     pub(super) fn refresh_statuses(&mut self) {
+        if self.is_over() {
+            // `table_closed` was the streams' last message: a seat's later comings and goings
+            // show in the lobby only.
+            self.publish_summary();
+            return;
+        }
         let infos = self.seat_infos();
         for (i, info) in infos.iter().enumerate() {
             if self.announced[i] != info.status {
