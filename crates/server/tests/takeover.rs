@@ -140,15 +140,10 @@ async fn stop(running: server::Running) {
 }
 
 /// A server on the SQLite database in `dir`, on its own hand-driven clock.
-async fn start_in(
-    dir: &Path,
-    claim_window_ms: u64,
-    restore_grace_ms: u64,
-) -> (server::Running, ManualTime) {
+async fn start_in(dir: &Path, restore_grace_ms: u64) -> (server::Running, ManualTime) {
     let clock = ManualTime::new();
     let mut config = common::config(dir, None);
     config.time = clock.source();
-    config.claim_window_ms = claim_window_ms;
     config.restore_grace_ms = restore_grace_ms;
     (server::start(config).await.expect("start server"), clock)
 }
@@ -161,16 +156,17 @@ async fn a_restored_table_gives_its_players_the_restore_grace() {
     const RESTORE_GRACE_MS: u64 = 1_000;
     let dir = std::env::temp_dir().join(format!("mahjong-takeover-test-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let (running, _) = start_in(&dir, 0, RESTORE_GRACE_MS).await;
+    let (running, clock) = start_in(&dir, RESTORE_GRACE_MS).await;
     let addr = running.addr;
-    let (_, token, table, mut client) = common::alone_with_bots(addr, "shanghai", 4).await;
-    until_discard_prompt(&mut client).await;
+    let (token, table, mut client) = alone_with_windows(addr, 4).await;
+    to_discard_prompt(&mut client, &clock).await;
     let last = client.last_seq;
     drop(client);
     stop(running).await;
 
-    // The same store, restarted; claim windows of 1 s, held as a spectator watches.
-    let (running, clock) = start_in(&dir, 1_000, RESTORE_GRACE_MS).await;
+    // The same store, restarted; the room's claim windows (1 s) are held while a spectator
+    // watches.
+    let (running, clock) = start_in(&dir, RESTORE_GRACE_MS).await;
     let addr = running.addr;
     let (_, watcher) = common::guest(addr, "看客").await;
     let before = glance(addr, &table, &watcher).await;
@@ -202,6 +198,10 @@ async fn a_restored_table_gives_its_players_the_restore_grace() {
         .await
         .expect("reconnect");
     let early = back.sync().await;
+    assert!(
+        !early.iter().any(|m| m["seq"].is_u64()),
+        "the window was held and nothing of the stream came before it closed: {early:?}"
+    );
     clock.advance(Duration::from_millis(1_000));
     let first = first_of_stream(&mut back, early).await;
     assert_eq!(
@@ -212,6 +212,41 @@ async fn a_restored_table_gives_its_players_the_restore_grace() {
     drop(spectator);
     stop(running).await;
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A room of `ruleset` with three bots whose claim windows last 1 s, its creator connected:
+/// (token, table, client).
+async fn alone_with_windows(addr: std::net::SocketAddr, hands: u32) -> (String, String, Client) {
+    let (_, token) = common::guest(addr, "久别").await;
+    let room = common::create_room(
+        addr,
+        &token,
+        json!({"ruleset": "shanghai", "hands": hands, "claim_window_seconds": 1,
+               "bots": ["basic", "basic", "basic"]}),
+    )
+    .await;
+    let table = room["table"].as_str().unwrap_or_default().to_string();
+    let client = Client::connect(addr, &table, &token, None)
+        .await
+        .expect("connect");
+    (token, table, client)
+}
+
+/// Claim windows hold the bots' discards until the clock moves: it moves a window at a time,
+/// the player answering what it is asked, until the player is asked to discard (no window is
+/// held then; a spectator arriving in one would wait for it).
+async fn to_discard_prompt(client: &mut Client, clock: &ManualTime) {
+    loop {
+        for m in client.sync().await {
+            if let Some(legal) = prompt_of(&m) {
+                if legal.iter().any(|a| a["type"] == "discard") {
+                    return;
+                }
+                client.act(common::choose(&legal)).await.expect("act");
+            }
+        }
+        clock.advance(Duration::from_millis(1_000));
+    }
 }
 
 /// The first message of the seat's stream (one with a `seq`), among `early` (what came before
@@ -234,37 +269,10 @@ async fn first_of_stream(client: &mut Client, early: Vec<Value>) -> Value {
 /// After the snapshot, `seq` goes up by one a message.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn after_a_long_absence_the_snapshot_comes_first() {
-    let (server, clock) = common::sqlite_server_on_clock(|c| {
-        c.claim_window_ms = 1_000;
-        c.reconnect_ms = 120_000;
-    })
-    .await;
+    let (server, clock) = common::sqlite_server_on_clock(|c| c.reconnect_ms = 120_000).await;
     let addr = server.addr;
-    let (_, token) = common::guest(addr, "久别").await;
-    let room = common::create_room(
-        addr,
-        &token,
-        json!({"ruleset": "shanghai", "hands": 50, "bots": ["basic", "basic", "basic"]}),
-    )
-    .await;
-    let table = room["table"].as_str().unwrap_or_default().to_string();
-    let mut client = Client::connect(addr, &table, &token, None)
-        .await
-        .expect("connect");
-    // Claim windows hold the bots' discards until the clock moves: it moves a window at a time
-    // until the player is asked to discard (no window is held then; a spectator arriving in
-    // one would wait for it).
-    'turn: loop {
-        for m in client.sync().await {
-            if let Some(legal) = prompt_of(&m) {
-                if legal.iter().any(|a| a["type"] == "discard") {
-                    break 'turn;
-                }
-                client.act(common::choose(&legal)).await.expect("act");
-            }
-        }
-        clock.advance(Duration::from_millis(1_000));
-    }
+    let (token, table, mut client) = alone_with_windows(addr, 50).await;
+    to_discard_prompt(&mut client, &clock).await;
     let (_, watcher) = common::guest(addr, "看客").await;
     // A spectator keeps the table watched, so claim windows are held while the player is away.
     let mut spectator = arrived(addr, &table, &watcher).await;
