@@ -126,6 +126,14 @@ export class TableSocket {
         }
         this.onMessage(msg);
         return;
+      case 'snapshot':
+        // The final table (the match is over, no hand in play): nothing more will come, and
+        // the server closes the socket; reconnecting would only fetch it again.
+        if (msg.table && msg.table.view == null && msg.table.hand_no >= msg.table.hands) {
+          this.stop('match_over');
+        }
+        this.onMessage(msg);
+        return;
       case 'table_closed':
         // With `seq`: the match is over. Without: this connection was replaced by a newer one
         // (another tab); reconnecting would take the seat back from it, so stop.
