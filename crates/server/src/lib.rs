@@ -244,6 +244,7 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
     if restored > 0 {
         tracing::info!(restored, "unfinished tables restored");
     }
+    spawn_housekeeping(state.store.clone());
     let app = router(state.clone());
     let task = tokio::spawn(async move {
         axum::serve(listener, app.into_make_service())
@@ -255,6 +256,26 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
         state,
         task,
     })
+}
+
+/// How often expired sessions are deleted.
+const HOUSEKEEPING_EVERY: std::time::Duration = std::time::Duration::from_secs(3600);
+
+/// Deletes expired sessions at start-up and every hour after: a server runs for months, and a
+/// guest's session row would otherwise stay for ever after it stopped opening anything.
+fn spawn_housekeeping(store: Store) {
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(HOUSEKEEPING_EVERY);
+        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            every.tick().await;
+            match store.purge_expired_sessions(store::UnixMillis::now()).await {
+                Ok(0) => {}
+                Ok(purged) => tracing::info!(purged, "expired sessions deleted"),
+                Err(e) => tracing::warn!(error = %e, "expired sessions could not be deleted"),
+            }
+        }
+    });
 }
 
 /// Runs the server until Ctrl-C or SIGTERM.

@@ -71,3 +71,42 @@ async fn readiness_follows_the_databases_writes_and_liveness_does_not() {
     assert_eq!(get("/healthz").await.0, 200, "alive all the same");
     server.finish().await;
 }
+
+/// Expired sessions are deleted when the server starts (and hourly after): a server that runs
+/// for months does not keep every guest's session row.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn expired_sessions_are_deleted() {
+    let dir = std::env::temp_dir().join(format!("mahjong-purge-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    let url = store::default_url(&dir);
+    let db = store::Store::connect(&url).await.expect("open");
+    let player = db.create_player("过期").await.expect("player");
+    let now = store::UnixMillis::now();
+    let (stale, live) = (store::TokenHash([9; 32]), store::TokenHash([7; 32]));
+    db.create_session(&stale, &player.id, now.plus_ms(-60_000))
+        .await
+        .expect("an expired session");
+    db.create_session(&live, &player.id, now.plus_ms(3_600_000))
+        .await
+        .expect("a live session");
+    // Seen from an hour ago, both rows are there.
+    let before = now.plus_ms(-3_600_000);
+    assert!(db.session(&stale, before).await.expect("read").is_some());
+    let running = server::start(common::config(&dir, None))
+        .await
+        .expect("start server");
+    common::eventually("the expired session is deleted", async || {
+        db.session(&stale, before).await.expect("read").is_none()
+    })
+    .await;
+    assert!(
+        db.session(&live, now).await.expect("read").is_some(),
+        "a live session stays"
+    );
+    running.task.abort();
+    server::stop_rooms(&running.state).await;
+    running.state.store.close().await;
+    db.close().await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
