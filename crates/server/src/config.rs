@@ -33,6 +33,10 @@ pub struct Config {
     /// their rhythm and a table whose players are all away does not race through its match.
     #[arg(long, env = "MAHJONG_TAKEOVER_MS", default_value_t = 1_500)]
     pub takeover_ms: u64,
+    /// Milliseconds a room may wait for its first deal (every seat taken, every player
+    /// connected) before it closes: a room nobody joins does not stay open for ever.
+    #[arg(long, env = "MAHJONG_ROOM_WAIT_MS", default_value_t = 1_800_000)]
+    pub room_wait_ms: u64,
     /// Milliseconds a dropped player has to come back before the seat counts as escaped.
     #[arg(long, env = "MAHJONG_RECONNECT_MS", default_value_t = 120_000)]
     pub reconnect_ms: u64,
@@ -72,6 +76,7 @@ impl Config {
             grace_ms: 3000,
             restore_grace_ms: 15_000,
             takeover_ms: 1_500,
+            room_wait_ms: 1_800_000,
             reconnect_ms: 120_000,
             next_hand_ms: 3000,
             client_rate: 50,

@@ -213,6 +213,7 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
         grace_ms: config.grace_ms,
         restore_grace_ms: config.restore_grace_ms,
         takeover_ms: config.takeover_ms,
+        room_wait_ms: config.room_wait_ms,
         reconnect_ms: config.reconnect_ms,
         next_hand_ms: config.next_hand_ms,
         claim_window_ms: config.claim_window_ms,

@@ -380,3 +380,64 @@ async fn a_player_who_never_came_gives_the_seat_back_before_the_first_deal() {
     );
     server.finish().await;
 }
+
+/// A room whose first hand is never dealt (a seat nobody takes) closes when the server's wait
+/// is over: its player's stream ends with `table_closed` and the close, and it leaves the lobby
+/// with its join code.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_room_nobody_joins_closes() {
+    let (server, clock) = common::sqlite_server_on_clock(|c| c.room_wait_ms = 5_000).await;
+    let addr = server.addr;
+    let (_, token) = common::guest(addr, "空等").await;
+    let room = common::create_room(
+        addr,
+        &token,
+        json!({"ruleset": "sichuan", "hands": 1, "bots": ["basic", "basic"]}),
+    )
+    .await;
+    let table = room["table"].as_str().unwrap_or_default().to_string();
+    let code = room["code"].as_str().unwrap_or_default().to_string();
+    let mut client = Client::connect(addr, &table, &token, None)
+        .await
+        .expect("connect");
+    let first = client.next(WAIT).await.expect("message").expect("open");
+    assert_eq!(first["type"], "snapshot", "{first}");
+    let (_, listed) = common::http(addr, "GET", "/api/rooms", None, None)
+        .await
+        .expect("rooms");
+    assert!(listed.to_string().contains(&table), "listed while it waits");
+    clock.advance(Duration::from_millis(5_000));
+    let closed = loop {
+        let m = client.next(WAIT).await.expect("message").expect("open");
+        if m["type"] == "table_closed" {
+            break m;
+        }
+    };
+    assert!(closed["seq"].is_u64(), "in the stream: {closed}");
+    assert!(
+        client.next(WAIT).await.expect("the close").is_none(),
+        "the stream ends there"
+    );
+    let (_, watcher) = common::guest(addr, "后来").await;
+    common::eventually("its join code opens nothing", async || {
+        let (status, _) = common::http(
+            addr,
+            "POST",
+            "/api/rooms/join",
+            Some(&watcher),
+            Some(json!({"code": code})),
+        )
+        .await
+        .expect("join");
+        status == 404
+    })
+    .await;
+    let (_, listed) = common::http(addr, "GET", "/api/rooms", None, None)
+        .await
+        .expect("rooms");
+    assert!(
+        !listed.to_string().contains(&table),
+        "gone from the lobby: {listed}"
+    );
+    server.finish().await;
+}

@@ -55,6 +55,8 @@ pub struct Room {
     /// When the match is over, when the room closes: it stays this long after the last hand so
     /// that a player who blinked then still resumes its stream to the end.
     closing_at: Option<Instant>,
+    /// Until when the room waits for its first deal (counted from its start or restore).
+    wait_until: Instant,
     spectators: Vec<Spectator>,
     /// Spectators who arrived while a claim window was held: they are let in when it closes.
     watchers_due: Vec<(u64, SpectatorTx)>,
@@ -88,6 +90,7 @@ impl Room {
         let grace = Duration::from_millis(timing.grace_ms);
         let first_grace = Duration::from_millis(seated_grace_ms);
         let now = timing.time.now();
+        let wait_until = now + Duration::from_millis(timing.room_wait_ms);
         let seats: Vec<SeatCtl> = occupants
             .into_iter()
             .chain(std::iter::repeat(Occupant::Empty))
@@ -122,6 +125,7 @@ impl Room {
             rng: SeededRng::new(random_u64()),
             next_hand_at: None,
             closing_at: None,
+            wait_until,
             escaped_in_hand: Vec::new(),
             spectators: Vec::new(),
             watchers_due: Vec::new(),
@@ -363,6 +367,9 @@ impl Room {
         }
         let mut wake: Option<Instant> = self.next_hand_at.filter(|_| self.game.is_none());
         let mut consider = |t: Instant| wake = Some(wake.map_or(t, |w| w.min(t)));
+        if !self.dealt() {
+            consider(self.wait_until);
+        }
         for p in self.prompts.iter().flatten() {
             consider(p.deadline);
         }
@@ -396,6 +403,10 @@ impl Room {
             return;
         }
         let now = self.now();
+        if !self.dealt() && now >= self.wait_until {
+            self.close_unplayed().await;
+            return;
+        }
         let reconnect = Duration::from_millis(self.timing.reconnect_ms);
         for i in 0..self.seats.len() {
             if self.seats[i].escape_due(now, reconnect) {
@@ -417,6 +428,28 @@ impl Room {
         if self.hold.as_ref().is_some_and(|h| h.until <= now) {
             self.release();
         }
+    }
+
+    /// The room waited for its first deal long enough: it closes (stored as `closed`), its
+    /// players are told, and it leaves the lobby.
+    async fn close_unplayed(&mut self) {
+        tracing::info!("no hand was dealt in time; the room closes");
+        if let Err(e) = self
+            .store
+            .set_table_status(&self.id, store::TableStatus::Closed)
+            .await
+        {
+            tracing::warn!(error = %e, "the closed room's status could not be stored");
+        }
+        self.broadcast(ServerMessage::TableClosed {
+            reason: "nobody came: no hand was dealt in time".into(),
+        });
+        for seat in &mut self.seats {
+            seat.conn = None;
+        }
+        self.spectators.clear();
+        self.closing_at = Some(self.now());
+        self.publish_summary();
     }
 
     /// A player leaves (or did not come back in time). Once the match has been dealt that is an

@@ -77,6 +77,8 @@ pub struct Timing {
     pub restore_grace_ms: u64,
     /// How long the bot takes over each decision of a seat it plays for a player (托管).
     pub takeover_ms: u64,
+    /// How long a room waits for its first deal before it closes.
+    pub room_wait_ms: u64,
     /// After a dropped connection, before the player counts as escaped.
     pub reconnect_ms: u64,
     /// Between hands.
