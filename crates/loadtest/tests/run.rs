@@ -67,6 +67,8 @@ async fn plays_whole_hands_on_the_game_server() {
     config.claim_window_ms = 0;
     config.next_hand_ms = 50;
     config.client_rate = 10_000;
+    // 80 guests and their rooms signed up from a few loopback addresses.
+    config.http_rate = 1_000_000;
     let running = server::start(config).await.expect("start the game server");
     let mut o = options(running.addr);
     // Hands end at the first win: several finish in a few seconds.

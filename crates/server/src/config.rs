@@ -56,6 +56,18 @@ pub struct Config {
     /// the excess is refused with `rate_limited`.
     #[arg(long, env = "MAHJONG_CLIENT_RATE", default_value_t = 50)]
     pub client_rate: u32,
+    /// Requests a minute per client address that create something (guest sign-ups, rooms,
+    /// join-code guesses, quick matches); the excess is answered 429 with `Retry-After`.
+    #[arg(long, env = "MAHJONG_HTTP_RATE", default_value_t = 30)]
+    pub http_rate: u32,
+    /// Count requests against the first `X-Forwarded-For` address instead of the peer's: only
+    /// behind a proxy that sets it (anyone else could claim any address).
+    #[arg(long, env = "MAHJONG_TRUST_FORWARDED_FOR", value_parser = clap::builder::BoolishValueParser::new())]
+    pub trust_forwarded_for: bool,
+    /// WebSocket connections (seats and spectators) open at once; more are refused with 503
+    /// `busy`.
+    #[arg(long, env = "MAHJONG_MAX_CONNECTIONS", default_value_t = 50_000)]
+    pub max_connections: u64,
     /// Logs as JSON lines instead of text.
     #[arg(long, env = "MAHJONG_LOG_JSON", value_parser = clap::builder::BoolishValueParser::new())]
     pub log_json: bool,
@@ -80,6 +92,9 @@ impl Config {
             reconnect_ms: 120_000,
             next_hand_ms: 3000,
             client_rate: 50,
+            http_rate: 30,
+            trust_forwarded_for: false,
+            max_connections: 50_000,
             quick_fill_ms: 15_000,
             claim_window_ms: 4000,
             log_json: false,

@@ -27,6 +27,12 @@ pub enum ApiError {
     /// Something else failed on the server.
     #[error("internal error: {0}")]
     Internal(String),
+    /// Too many requests from one address: retry after this many seconds.
+    #[error("too many requests from this address: retry in {0} s")]
+    TooManyRequests(u64),
+    /// The server is at its cap of open connections.
+    #[error("the server is at its cap of open connections: retry later")]
+    Busy,
     /// The server cannot serve now (its database takes no write); the message is the
     /// server's own words, never the database's.
     #[error("not ready: {0}")]
@@ -55,6 +61,8 @@ impl ApiError {
             ApiError::Store(_) => (StatusCode::SERVICE_UNAVAILABLE, "store_unavailable"),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
             ApiError::NotReady(_) => (StatusCode::SERVICE_UNAVAILABLE, "not_ready"),
+            ApiError::TooManyRequests(_) => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
+            ApiError::Busy => (StatusCode::SERVICE_UNAVAILABLE, "busy"),
         }
     }
 }
@@ -62,7 +70,8 @@ impl ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let (status, code) = self.parts();
-        let message = if status.is_server_error() && !matches!(self, ApiError::NotReady(_)) {
+        let ours = matches!(self, ApiError::NotReady(_) | ApiError::Busy);
+        let message = if status.is_server_error() && !ours {
             // The cause (a database's own text, say) goes to the log, under an id the client
             // can quote; the client gets the id, never the cause.
             let id = format!("{:016x}", crate::room::random_u64());

@@ -6,6 +6,7 @@ pub mod auth;
 pub mod config;
 pub mod error;
 pub mod http;
+pub mod limits;
 pub mod lobby;
 pub mod metrics;
 pub mod quick;
@@ -48,6 +49,8 @@ pub struct AppState {
     pub metrics: Arc<metrics::Metrics>,
     /// Sessions ended by signing out: every socket opened with that token closes.
     pub signed_out: tokio::sync::broadcast::Sender<store::TokenHash>,
+    /// The per-address limit of the requests that create things.
+    pub limiter: limits::Limiter,
 }
 
 impl AppState {
@@ -182,6 +185,10 @@ pub fn router(state: AppState) -> Router {
     .route("/ws/tables/{table}/watch", get(ws::watch))
     .merge(web::routes())
     .fallback(|| async { error::ApiError::NotFound("route".into()) })
+    .layer(axum::middleware::from_fn_with_state(
+        state.clone(),
+        limits::rate_limit,
+    ))
     .layer(axum::middleware::map_response(error::json_errors))
     .with_state(state)
 }
@@ -232,6 +239,7 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
     let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
         let _ = tcp.set_nodelay(true);
     });
+    let limiter = limits::limiter(config.http_rate);
     let state = AppState {
         store,
         lobby: Arc::new(Lobby::default()),
@@ -240,17 +248,21 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
         queues: Arc::new(quick::Queues::default()),
         metrics: Arc::new(metrics::Metrics::default()),
         signed_out: tokio::sync::broadcast::channel(SIGN_OUTS_QUEUED).0,
+        limiter,
     };
     let restored = restore::restore_rooms(&state).await?;
     if restored > 0 {
         tracing::info!(restored, "unfinished tables restored");
     }
-    spawn_housekeeping(state.store.clone());
+    spawn_housekeeping(state.store.clone(), state.limiter.clone());
     let app = router(state.clone());
     let task = tokio::spawn(async move {
-        axum::serve(listener, app.into_make_service())
-            .with_graceful_shutdown(shutdown_signal())
-            .await
+        axum::serve(
+            listener,
+            app.into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .with_graceful_shutdown(shutdown_signal())
+        .await
     });
     Ok(Running {
         addr: local,
@@ -259,17 +271,24 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
     })
 }
 
-/// How often expired sessions are deleted.
-const HOUSEKEEPING_EVERY: std::time::Duration = std::time::Duration::from_secs(3600);
+/// How often the rate limiter forgets addresses it no longer limits.
+const HOUSEKEEPING_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
+/// Expired sessions are deleted every this many rounds (hourly).
+const PURGE_EVERY_ROUNDS: u64 = 60;
 
-/// Deletes expired sessions at start-up and every hour after: a server runs for months, and a
-/// guest's session row would otherwise stay for ever after it stopped opening anything.
-fn spawn_housekeeping(store: Store) {
+/// Deletes expired sessions at start-up and every hour after, and lets the rate limiter forget
+/// quiet addresses every minute: a server runs for months, and a guest's session row, or an
+/// address seen once, would otherwise stay for ever.
+fn spawn_housekeeping(store: Store, limiter: limits::Limiter) {
     tokio::spawn(async move {
         let mut every = tokio::time::interval(HOUSEKEEPING_EVERY);
         every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        loop {
+        for round in 0u64.. {
             every.tick().await;
+            limiter.retain_recent();
+            if round % PURGE_EVERY_ROUNDS != 0 {
+                continue;
+            }
             match store.purge_expired_sessions(store::UnixMillis::now()).await {
                 Ok(0) => {}
                 Ok(purged) => tracing::info!(purged, "expired sessions deleted"),

@@ -32,6 +32,9 @@ pub async fn upgrade(
     Path(table): Path<String>,
     ws: WebSocketUpgrade,
 ) -> Response {
+    if let Err(busy) = crate::limits::socket_allowed(&state) {
+        return axum::response::IntoResponse::into_response(busy);
+    }
     let table = TableId::parse(&table).ok();
     limits(ws).on_upgrade(move |socket| {
         let conn = CONNECTIONS.fetch_add(1, Ordering::Relaxed);
@@ -57,11 +60,23 @@ pub async fn watch(
     Path(table): Path<String>,
     ws: WebSocketUpgrade,
 ) -> Response {
+    if let Err(busy) = crate::limits::socket_allowed(&state) {
+        return axum::response::IntoResponse::into_response(busy);
+    }
     let table = TableId::parse(&table).ok();
     limits(ws).on_upgrade(move |socket| {
         let conn = CONNECTIONS.fetch_add(1, Ordering::Relaxed);
         let span = tracing::info_span!("spectator", conn);
-        tracing::Instrument::instrument(spectate(state, table, socket, conn), span)
+        let metrics = state.metrics.clone();
+        tracing::Instrument::instrument(
+            async move {
+                // Counted with the seats' sockets: the cap is on every open socket.
+                metrics.connections_open.fetch_add(1, Ordering::Relaxed);
+                spectate(state, table, socket, conn).await;
+                metrics.connections_open.fetch_sub(1, Ordering::Relaxed);
+            },
+            span,
+        )
     })
 }
 

@@ -121,8 +121,10 @@ pub fn config(dir: &std::path::Path, database_url: Option<String>) -> server::Co
     c.quick_fill_ms = 300;
     // Fast tests hold no claim windows; the fairness test sets its own.
     c.claim_window_ms = 0;
-    // Test clients answer at once, far faster than people.
+    // Test clients answer at once, far faster than people, and sign up by the hundred from one
+    // address; the limits test sets its own.
     c.client_rate = 10_000;
+    c.http_rate = 1_000_000;
     c
 }
 
