@@ -172,3 +172,27 @@ fn boolean_settings_take_the_usual_spellings_and_logs_to_a_pipe_are_plain() {
         "an unknown spelling is refused: {refused}"
     );
 }
+
+/// A port already taken is said at once, before the database is touched: no migration runs
+/// for a server that cannot listen.
+#[test]
+fn a_taken_port_is_refused_before_the_database_is_touched() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
+    let port = taken.local_addr().expect("addr").port();
+    let dir = std::env::temp_dir().join(format!("mahjong-taken-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = Command::new(env!("CARGO_BIN_EXE_mahjong"))
+        .args(["serve", "--port", &port.to_string(), "--data-dir"])
+        .arg(&dir)
+        .env_remove("DATABASE_URL")
+        .output()
+        .expect("run mahjong serve");
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{said}");
+    assert!(said.contains("cannot listen"), "{said}");
+    assert!(
+        !dir.join("mahjong.db").exists(),
+        "the database was created before the port was known to be free"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -212,6 +212,15 @@ pub struct Running {
 pub async fn start(config: Config) -> Result<Running, ServeError> {
     // Off the runtime's threads: the tables take a moment to build.
     let _ = tokio::task::spawn_blocking(engine::shape::prepare).await;
+    // The port first: a port taken is said at once, not after a migration has run (and a
+    // migration never runs for a server that cannot listen).
+    let addr = format!("{}:{}", config.bind, config.port);
+    let listener = tokio::net::TcpListener::bind(&addr)
+        .await
+        .map_err(|source| ServeError::Bind {
+            addr: addr.clone(),
+            source,
+        })?;
     // Rooms log every action before applying it: grouped, thousands of rooms share commits.
     let store = Store::connect(&config.database())
         .await?
@@ -226,13 +235,6 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
         claim_window_ms: config.claim_window_ms,
         time: config.time.clone(),
     };
-    let addr = format!("{}:{}", config.bind, config.port);
-    let listener = tokio::net::TcpListener::bind(&addr)
-        .await
-        .map_err(|source| ServeError::Bind {
-            addr: addr.clone(),
-            source,
-        })?;
     let local = listener.local_addr()?;
     // Without TCP_NODELAY small frames wait for acknowledgements (measured here: 2.6× less
     // throughput).
