@@ -383,5 +383,19 @@ fn db_status_migrates_the_default_sqlite_file_and_refuses_bad_urls() {
         .expect("run mahjong db status");
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("neither postgres"));
+    // A port that is not one is named as such, with the password hidden.
+    let port = mahjong()
+        .args([
+            "db",
+            "status",
+            "--database-url",
+            "postgres://app:s3cret@localhost:99999/x",
+        ])
+        .output()
+        .expect("run mahjong db status");
+    let said = String::from_utf8_lossy(&port.stderr);
+    assert!(!port.status.success());
+    assert!(said.contains("invalid port"), "{said}");
+    assert!(!said.contains("s3cret"), "{said}");
     let _ = std::fs::remove_dir_all(&dir);
 }

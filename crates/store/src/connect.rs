@@ -57,8 +57,7 @@ impl Store {
             cause,
         };
         let backend = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-            let connect =
-                PgConnectOptions::from_str(url).map_err(|_| StoreError::BadUrl(redact(url)))?;
+            let connect = PgConnectOptions::from_str(url).map_err(|e| unreadable_url(url, &e))?;
             // One direct connection first: the pool would retry until its timeout and report
             // only that, where this reports what went wrong (refused, unknown host, auth …).
             let probe = tokio::time::timeout(
@@ -78,7 +77,7 @@ impl Store {
             Backend::Postgres(pool)
         } else if url.starts_with("sqlite:") {
             let connect = SqliteConnectOptions::from_str(url)
-                .map_err(|_| StoreError::BadUrl(redact(url)))?
+                .map_err(|e| unreadable_url(url, &e))?
                 .create_if_missing(true)
                 // WAL with NORMAL sync: a committed hand survives a crash of the server process;
                 // only a power loss may take the last commits.
@@ -191,6 +190,16 @@ impl Store {
             Backend::Sqlite(pool) => SQLITE.run(pool).await?,
         }
         Ok(())
+    }
+}
+
+/// A URL of a known backend that its driver cannot read: the driver's reason, with any copy of
+/// the URL in it hidden like the URL itself.
+fn unreadable_url(url: &str, error: &sqlx::Error) -> StoreError {
+    let why = error.to_string().replace(url, &redact(url));
+    StoreError::UnreadableUrl {
+        url: redact(url),
+        why,
     }
 }
 

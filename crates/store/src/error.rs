@@ -6,6 +6,15 @@ pub enum StoreError {
     /// The `DATABASE_URL` names no backend this build knows.
     #[error("DATABASE_URL `{0}` is neither postgres://… nor sqlite:…")]
     BadUrl(String),
+    /// The `DATABASE_URL` names a backend but does not read as one of its URLs (a port that is
+    /// not a number, say).
+    #[error("DATABASE_URL `{url}` cannot be read: {why}")]
+    UnreadableUrl {
+        /// The URL, password hidden.
+        url: String,
+        /// What is wrong with it.
+        why: String,
+    },
     /// The database could not be opened or reached.
     #[error("cannot reach the database at {url}: {cause}")]
     Unreachable {
