@@ -1,5 +1,6 @@
-//! `mahjong db`: open the database the server would use, bring its schema up to date, and say
-//! where it stands. Operators run it before a deployment; it changes nothing else.
+//! `mahjong db`: open the database the server would use and bring its schema up to date
+//! (`migrate`), or say where it stands without changing anything (`status`). Operators run them
+//! before a deployment.
 
 use std::path::PathBuf;
 
@@ -22,7 +23,8 @@ pub struct Args {
 enum Action {
     /// Apply every migration this binary carries (also done by the server at start-up).
     Migrate,
-    /// Print the backend and schema versions as JSON, migrating first.
+    /// Print the backend and schema versions as JSON; reads only (nothing is created or
+    /// migrated).
     Status,
 }
 
@@ -42,8 +44,16 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
+    let access = match args.action {
+        Action::Migrate => store::Access::ReadWrite,
+        Action::Status => store::Access::ReadOnly,
+    };
     rt.block_on(async {
-        let store = store::Store::connect(&url).await?;
+        let options = store::StoreOptions {
+            access,
+            ..store::StoreOptions::default()
+        };
+        let store = store::Store::connect_with(&url, options).await?;
         let status = Status {
             backend: store.backend_name(),
             schema_version: store.schema_version().await?,

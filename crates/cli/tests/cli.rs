@@ -356,15 +356,34 @@ fn two_player_arenas_seat_two_and_settle_prints_two_deltas() {
 }
 
 #[test]
-fn db_status_migrates_the_default_sqlite_file_and_refuses_bad_urls() {
+fn db_status_reads_db_migrate_creates_and_bad_urls_are_refused() {
     let dir = std::env::temp_dir().join(format!("mahjong-cli-db-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let out = mahjong()
-        .args(["db", "status", "--data-dir"])
-        .arg(&dir)
-        .env_remove("DATABASE_URL")
-        .output()
-        .expect("run mahjong db status");
+    let db = |action: &str| {
+        mahjong()
+            .args(["db", action, "--data-dir"])
+            .arg(&dir)
+            .env_remove("DATABASE_URL")
+            .output()
+            .expect("run mahjong db")
+    };
+    // `status` only reads: on a fresh directory it says there is nothing, and creates nothing.
+    let nothing = db("status");
+    assert!(!nothing.status.success());
+    assert!(
+        String::from_utf8_lossy(&nothing.stderr).contains("no database at"),
+        "{}",
+        String::from_utf8_lossy(&nothing.stderr)
+    );
+    assert!(!dir.join("mahjong.db").exists(), "status created a file");
+    let migrated = db("migrate");
+    assert!(
+        migrated.status.success(),
+        "{}",
+        String::from_utf8_lossy(&migrated.stderr)
+    );
+    assert!(dir.join("mahjong.db").exists(), "migrate creates the file");
+    let out = db("status");
     assert!(
         out.status.success(),
         "{}",
@@ -373,10 +392,6 @@ fn db_status_migrates_the_default_sqlite_file_and_refuses_bad_urls() {
     let status: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
     assert_eq!(status["backend"], "sqlite");
     assert_eq!(status["schema_version"], status["binary_schema_version"]);
-    assert!(
-        dir.join("mahjong.db").exists(),
-        "the default file is created"
-    );
     let bad = mahjong()
         .args(["db", "status", "--database-url", "mysql://nowhere/x"])
         .output()

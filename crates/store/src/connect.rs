@@ -22,6 +22,18 @@ pub struct StoreOptions {
     pub max_connections: u32,
     /// How long to wait for the database, when opening and for each connection.
     pub connect_timeout: Duration,
+    /// Whether the store may write (and so migrate) or only reads.
+    pub access: Access,
+}
+
+/// What a store may do to its database.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    /// Read and write; the schema is brought up to date when the store opens (an SQLite file
+    /// is created if missing).
+    ReadWrite,
+    /// Read only: nothing is created or migrated (`mahjong db status`).
+    ReadOnly,
 }
 
 impl Default for StoreOptions {
@@ -29,6 +41,7 @@ impl Default for StoreOptions {
         StoreOptions {
             max_connections: 8,
             connect_timeout: Duration::from_secs(5),
+            access: Access::ReadWrite,
         }
     }
 }
@@ -56,6 +69,7 @@ impl Store {
             url: redact(url),
             cause,
         };
+        let writes = options.access == Access::ReadWrite;
         let backend = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             let connect = PgConnectOptions::from_str(url).map_err(|e| unreadable_url(url, &e))?;
             // One direct connection first: the pool would retry until its timeout and report
@@ -78,7 +92,8 @@ impl Store {
         } else if url.starts_with("sqlite:") {
             let connect = SqliteConnectOptions::from_str(url)
                 .map_err(|e| unreadable_url(url, &e))?
-                .create_if_missing(true)
+                .create_if_missing(writes)
+                .read_only(!writes)
                 // WAL with NORMAL sync: a committed hand survives a crash of the server process;
                 // only a power loss may take the last commits.
                 .journal_mode(SqliteJournalMode::Wal)
@@ -88,7 +103,15 @@ impl Store {
             let file = connect.get_filename().to_path_buf();
             let in_memory =
                 file.as_os_str().is_empty() || file.to_string_lossy().contains(":memory:");
-            if !in_memory && let Some(dir) = file.parent().filter(|d| !d.as_os_str().is_empty()) {
+            if !in_memory && !writes && !file.exists() {
+                return Err(StoreError::NoDatabase {
+                    path: file.display().to_string(),
+                });
+            }
+            if !in_memory
+                && writes
+                && let Some(dir) = file.parent().filter(|d| !d.as_os_str().is_empty())
+            {
                 std::fs::create_dir_all(dir).map_err(|e| unreachable(sqlx::Error::Io(e)))?;
             }
             let max = if in_memory {
@@ -110,7 +133,9 @@ impl Store {
             backend,
             appends: None,
         };
-        store.migrate().await?;
+        if writes {
+            store.migrate().await?;
+        }
         Ok(store)
     }
 

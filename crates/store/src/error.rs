@@ -15,6 +15,12 @@ pub enum StoreError {
         /// What is wrong with it.
         why: String,
     },
+    /// There is no SQLite file to read (only a store that may write creates one).
+    #[error("no database at {path} yet: `mahjong db migrate` or `mahjong serve` creates it")]
+    NoDatabase {
+        /// The file.
+        path: String,
+    },
     /// The database could not be opened or reached.
     #[error("cannot reach the database at {url}: {cause}")]
     Unreachable {

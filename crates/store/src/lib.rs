@@ -24,7 +24,7 @@ mod model;
 mod players;
 mod tables;
 
-pub use connect::{StoreOptions, default_url, redact as redact_url, sqlite_url};
+pub use connect::{Access, StoreOptions, default_url, redact as redact_url, sqlite_url};
 pub use error::StoreError;
 pub use model::{
     Escape, FinishedHand, HandSummary, HistoryEntry, INITIAL_RATING, LeaderboardEntry,

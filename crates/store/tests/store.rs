@@ -601,6 +601,7 @@ async fn bad_urls_and_unreachable_databases_are_clear_errors() {
     let options = store::StoreOptions {
         max_connections: 1,
         connect_timeout: std::time::Duration::from_secs(2),
+        access: store::Access::ReadWrite,
     };
     let err = expect_err(
         Store::connect_with("postgres://app:secret@127.0.0.1:1/none", options).await,
