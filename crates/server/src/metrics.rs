@@ -24,6 +24,9 @@ pub struct Metrics {
     pub hands_total: AtomicU64,
     /// Writes of a finished hand that failed for good.
     pub hand_store_failures_total: AtomicU64,
+    /// Calls of the store from rooms that failed, each attempt counted (an action log append,
+    /// a deal, seats, carried state, a status, a finished hand's try, a rating read).
+    pub store_failures_total: AtomicU64,
 }
 
 /// Adds one to a counter.
@@ -90,6 +93,12 @@ impl Metrics {
             "counter",
             "Finished hands that could not be stored.",
             get(&self.hand_store_failures_total),
+        );
+        put(
+            "mahjong_store_failures_total",
+            "counter",
+            "Calls of the store from rooms that failed, each attempt counted.",
+            get(&self.store_failures_total),
         );
         if let Some(p) = process() {
             put(

@@ -439,6 +439,7 @@ impl Room {
             .set_table_status(&self.id, store::TableStatus::Closed)
             .await
         {
+            crate::metrics::bump(&self.metrics.store_failures_total);
             tracing::warn!(error = %e, "the closed room's status could not be stored");
         }
         self.broadcast(ServerMessage::TableClosed {

@@ -159,10 +159,10 @@ impl Room {
             action: serde_json::to_value(action).unwrap_or_default(),
             at: UnixMillis::now(),
         };
-        self.store
-            .append_actions(&self.id, &[entry])
-            .await
-            .map_err(|e| format!("the action could not be logged: {e}"))?;
+        if let Err(e) = self.store.append_actions(&self.id, &[entry]).await {
+            crate::metrics::bump(&self.metrics.store_failures_total);
+            return Err(format!("the action could not be logged: {e}"));
+        }
         self.log_seq += 1;
         crate::metrics::bump(&self.metrics.actions_total);
         if by_bot
@@ -196,6 +196,7 @@ impl Room {
             at: UnixMillis::now(),
         };
         if let Err(e) = self.store.append_actions(&self.id, &[entry]).await {
+            crate::metrics::bump(&self.metrics.store_failures_total);
             tracing::error!(error = %e, "the deal could not be logged; retrying later");
             self.next_hand_at = Some(self.now() + Duration::from_secs(1));
             return false;
@@ -330,6 +331,7 @@ impl Room {
                 Some(p) => match self.store.rating(p, &ruleset).await {
                     Ok((r, _)) => Some(r),
                     Err(e) => {
+                        crate::metrics::bump(&self.metrics.store_failures_total);
                         tracing::error!(error = %e, "ratings unavailable; the table is not rated");
                         return Vec::new();
                     }
@@ -366,11 +368,13 @@ impl Room {
                     return;
                 }
                 Err(e) if e.is_transient() && attempt < 50 => {
+                    crate::metrics::bump(&self.metrics.store_failures_total);
                     tracing::warn!(error = %e, attempt, "storing a finished hand failed; retrying");
                     tokio::time::sleep(wait).await;
                     wait = (wait * 2).min(Duration::from_secs(5));
                 }
                 Err(e) => {
+                    crate::metrics::bump(&self.metrics.store_failures_total);
                     tracing::error!(error = %e, hand = hand.hand_no, "a finished hand was not stored");
                     crate::metrics::bump(&self.metrics.hand_store_failures_total);
                     return;

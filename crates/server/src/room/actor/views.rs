@@ -240,6 +240,7 @@ impl Room {
     pub(super) async fn persist_carried(&self) {
         let carried = serde_json::to_value(self.table.state()).unwrap_or_default();
         if let Err(e) = self.store.set_table_carried(&self.id, &carried).await {
+            crate::metrics::bump(&self.metrics.store_failures_total);
             tracing::error!(error = %e, "the table's carried state could not be stored");
         }
     }
@@ -248,6 +249,7 @@ impl Room {
         let seats: Vec<store::SeatOccupant> =
             self.seats.iter().map(|s| s.occupant.stored()).collect();
         if let Err(e) = self.store.set_table_seats(&self.id, &seats).await {
+            crate::metrics::bump(&self.metrics.store_failures_total);
             tracing::error!(error = %e, "seats could not be stored");
         }
         let full = self
@@ -260,6 +262,7 @@ impl Room {
                 .set_table_status(&self.id, TableStatus::Playing)
                 .await
         {
+            crate::metrics::bump(&self.metrics.store_failures_total);
             tracing::error!(error = %e, "table status could not be stored");
         }
     }
