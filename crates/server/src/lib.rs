@@ -174,23 +174,64 @@ pub enum ServeError {
 pub fn router(state: AppState) -> Router {
     let (api, doc) = http::routes().split_for_parts();
     let doc = Arc::new(doc);
-    api.route(
-        "/api/openapi.json",
-        get(move || {
-            let doc = doc.clone();
-            async move { axum::Json(doc.as_ref().clone()) }
-        }),
+    // Answers with bodies are compressed for clients that ask (gzip); the WebSocket upgrades
+    // are routed after, out of its reach, as their 101 answers must stay as they are.
+    let pages = api
+        .route(
+            "/api/openapi.json",
+            get(move || {
+                let doc = doc.clone();
+                async move { axum::Json(doc.as_ref().clone()) }
+            }),
+        )
+        .merge(web::routes())
+        .layer(tower_http::compression::CompressionLayer::new());
+    // A request may take as long as a quick match waits for players, and some more.
+    let within = std::time::Duration::from_millis(state.config.quick_fill_ms.max(20_000) + 10_000);
+    pages
+        .route("/ws/tables/{table}", get(ws::upgrade))
+        .route("/ws/tables/{table}/watch", get(ws::watch))
+        .fallback(|| async { error::ApiError::NotFound("route".into()) })
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            limits::rate_limit,
+        ))
+        .layer(tower_http::timeout::TimeoutLayer::with_status_code(
+            axum::http::StatusCode::SERVICE_UNAVAILABLE,
+            within,
+        ))
+        .layer(axum::middleware::map_response(error::json_errors))
+        // The access log: one line per request at its end (method, path, status, time), under
+        // the request's id, which the answer carries back as `x-request-id`.
+        .layer(tower_http::request_id::PropagateRequestIdLayer::x_request_id())
+        .layer(
+            tower_http::trace::TraceLayer::new_for_http()
+                .make_span_with(access_span)
+                .on_request(())
+                .on_response(
+                    tower_http::trace::DefaultOnResponse::new().level(tracing::Level::INFO),
+                ),
+        )
+        .layer(tower_http::request_id::SetRequestIdLayer::x_request_id(
+            tower_http::request_id::MakeRequestUuid,
+        ))
+        .with_state(state)
+}
+
+/// The span of one HTTP request in the access log: method, path (never the headers, which
+/// carry session tokens) and the request id.
+fn access_span(request: &axum::http::Request<axum::body::Body>) -> tracing::Span {
+    let id = request
+        .headers()
+        .get("x-request-id")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    tracing::info_span!(
+        "http",
+        method = %request.method(),
+        path = %request.uri().path(),
+        request_id = %id,
     )
-    .route("/ws/tables/{table}", get(ws::upgrade))
-    .route("/ws/tables/{table}/watch", get(ws::watch))
-    .merge(web::routes())
-    .fallback(|| async { error::ApiError::NotFound("route".into()) })
-    .layer(axum::middleware::from_fn_with_state(
-        state.clone(),
-        limits::rate_limit,
-    ))
-    .layer(axum::middleware::map_response(error::json_errors))
-    .with_state(state)
 }
 
 /// The OpenAPI document of the HTTP API, as `/api/openapi.json` serves it.

@@ -158,3 +158,35 @@ async fn store_failures_are_counted() {
     assert!(counter(addr, "mahjong_store_failures_total").await >= 1.0);
     server.finish().await;
 }
+
+/// The HTTP layers an operator relies on: every answer carries its request id
+/// (`x-request-id`, the client's own when it sent one), and a body is compressed for a client
+/// that asks.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn answers_carry_a_request_id_and_are_compressed_when_asked() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = common::sqlite_server().await;
+    let head = async |extra: &str| {
+        let mut stream = tokio::net::TcpStream::connect(server.addr)
+            .await
+            .expect("connect");
+        let request =
+            format!("GET /api/rulesets HTTP/1.1\r\nHost: test\r\nConnection: close\r\n{extra}\r\n");
+        stream.write_all(request.as_bytes()).await.expect("write");
+        let mut raw = Vec::new();
+        let _ = stream.read_to_end(&mut raw).await;
+        let text = String::from_utf8_lossy(&raw).to_string();
+        text.split("\r\n\r\n")
+            .next()
+            .unwrap_or_default()
+            .to_ascii_lowercase()
+    };
+    let plain = head("").await;
+    assert!(plain.contains("x-request-id: "), "{plain}");
+    assert!(!plain.contains("content-encoding"), "{plain}");
+    let own = head("X-Request-Id: probe-42\r\n").await;
+    assert!(own.contains("x-request-id: probe-42"), "{own}");
+    let gzip = head("Accept-Encoding: gzip\r\n").await;
+    assert!(gzip.contains("content-encoding: gzip"), "{gzip}");
+    server.finish().await;
+}
