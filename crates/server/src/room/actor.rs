@@ -442,15 +442,21 @@ impl Room {
             crate::metrics::bump(&self.metrics.store_failures_total);
             tracing::warn!(error = %e, "the closed room's status could not be stored");
         }
+        self.close_streams("nobody came: no hand was dealt in time", Duration::ZERO);
+        self.publish_summary();
+    }
+
+    /// Ends every stream with `table_closed` (its last message) and lets go of every socket,
+    /// each closing once its queue is out (1000); the room closes `linger` from now.
+    fn close_streams(&mut self, reason: &str, linger: Duration) {
+        self.closing_at = Some(self.now() + linger);
         self.broadcast(ServerMessage::TableClosed {
-            reason: "nobody came: no hand was dealt in time".into(),
+            reason: reason.into(),
         });
         for seat in &mut self.seats {
             seat.conn = None;
         }
         self.spectators.clear();
-        self.closing_at = Some(self.now());
-        self.publish_summary();
     }
 
     /// A player leaves (or did not come back in time). Once the match has been dealt that is an

@@ -282,15 +282,7 @@ impl Room {
         self.seed_sha256 = None;
         self.escaped_in_hand.clear();
         if over {
-            self.closing_at = Some(self.now() + super::super::seat::KEEP_FOR);
-            self.broadcast(ServerMessage::TableClosed {
-                reason: "the match is over".into(),
-            });
-            // Nothing more will be sent: every socket closes once its queue is out (1000).
-            for seat in &mut self.seats {
-                seat.conn = None;
-            }
-            self.spectators.clear();
+            self.close_streams("the match is over", super::super::seat::KEEP_FOR);
         } else {
             self.next_hand_at = Some(self.now() + Duration::from_millis(self.timing.next_hand_ms));
         }
