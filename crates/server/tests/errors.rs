@@ -5,63 +5,13 @@
 
 mod common;
 
-use serde_json::Value;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use common::Answer;
 
-/// An answer: status, lower-cased header block, body as JSON (a string when it is not JSON).
-struct Answer {
-    status: u16,
-    head: String,
-    body: Value,
-}
-
-/// Sends a request as it is: its request line, header lines and body.
+/// A request sent as it is (see `common::raw`).
 async fn raw(addr: std::net::SocketAddr, line: &str, headers: &str, body: &[u8]) -> Answer {
-    let mut stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
-    let head = format!(
-        "{line} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n{headers}Content-Length: {}\r\n\r\n",
-        body.len()
-    );
-    stream.write_all(head.as_bytes()).await.expect("write");
-    // The server may answer (413) before the whole body is read; a failed write is fine then.
-    let _ = stream.write_all(body).await;
-    let mut bytes = Vec::new();
-    let _ = stream.read_to_end(&mut bytes).await;
-    let text = String::from_utf8_lossy(&bytes).to_string();
-    let (head, rest) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    let status = head
-        .split_whitespace()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
-    let chunked = head
-        .to_ascii_lowercase()
-        .contains("transfer-encoding: chunked");
-    let body = if chunked {
-        dechunk(rest)
-    } else {
-        rest.to_string()
-    };
-    Answer {
-        status,
-        head: head.to_ascii_lowercase(),
-        body: serde_json::from_str(&body).unwrap_or(Value::String(body)),
-    }
-}
-
-fn dechunk(mut rest: &str) -> String {
-    let mut out = String::new();
-    while let Some((size, tail)) = rest.split_once("\r\n") {
-        let Ok(n) = usize::from_str_radix(size.trim(), 16) else {
-            break;
-        };
-        if n == 0 || tail.len() < n {
-            break;
-        }
-        out.push_str(&tail[..n]);
-        rest = tail[n..].trim_start_matches("\r\n");
-    }
-    out
+    common::raw(addr, line, headers, body)
+        .await
+        .expect("an HTTP answer")
 }
 
 /// The error shape: JSON, a string `code` in snake case and a non-empty `message`.

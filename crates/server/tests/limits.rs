@@ -5,37 +5,27 @@
 mod common;
 
 use serde_json::json;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
-/// A raw POST: the status and the header block (lower-cased), and the body as JSON.
+/// A JSON POST: the status, the header block (lower-cased) and the body.
 async fn post(
     addr: std::net::SocketAddr,
     path: &str,
     token: Option<&str>,
     body: serde_json::Value,
 ) -> (u16, String, serde_json::Value) {
-    let mut stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
-    let body = body.to_string();
     let auth = token
         .map(|t| format!("Authorization: Bearer {t}\r\n"))
         .unwrap_or_default();
-    let request = format!(
-        "POST {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n{auth}\
-         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    stream.write_all(request.as_bytes()).await.expect("write");
-    let mut raw = Vec::new();
-    stream.read_to_end(&mut raw).await.expect("read");
-    let text = String::from_utf8_lossy(&raw).to_string();
-    let (head, rest) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    let status = head
-        .split_whitespace()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
-    let value = serde_json::from_str(rest.trim()).unwrap_or(serde_json::Value::Null);
-    (status, head.to_ascii_lowercase(), value)
+    let headers = format!("{auth}Content-Type: application/json\r\n");
+    let answer = common::raw(
+        addr,
+        &format!("POST {path}"),
+        &headers,
+        body.to_string().as_bytes(),
+    )
+    .await
+    .expect("an HTTP answer");
+    (answer.status, answer.head, answer.body)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

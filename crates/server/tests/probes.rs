@@ -164,22 +164,12 @@ async fn store_failures_are_counted() {
 /// that asks.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn answers_carry_a_request_id_and_are_compressed_when_asked() {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let server = common::sqlite_server().await;
     let head = async |extra: &str| {
-        let mut stream = tokio::net::TcpStream::connect(server.addr)
+        common::raw(server.addr, "GET /api/rulesets", extra, b"")
             .await
-            .expect("connect");
-        let request =
-            format!("GET /api/rulesets HTTP/1.1\r\nHost: test\r\nConnection: close\r\n{extra}\r\n");
-        stream.write_all(request.as_bytes()).await.expect("write");
-        let mut raw = Vec::new();
-        let _ = stream.read_to_end(&mut raw).await;
-        let text = String::from_utf8_lossy(&raw).to_string();
-        text.split("\r\n\r\n")
-            .next()
-            .unwrap_or_default()
-            .to_ascii_lowercase()
+            .expect("an HTTP answer")
+            .head
     };
     let plain = head("").await;
     assert!(plain.contains("x-request-id: "), "{plain}");

@@ -178,7 +178,54 @@ pub async fn eventually(what: &str, mut check: impl AsyncFnMut() -> bool) {
 
 static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
-/// One HTTP request; returns the status and the JSON body (Null when empty).
+/// An HTTP answer: its status, its header block (lower-cased) and its body as JSON (a string
+/// when it is not JSON, null when empty).
+pub struct Answer {
+    pub status: u16,
+    pub head: String,
+    pub body: Value,
+}
+
+/// Sends a request exactly as given, on a connection of its own: its request line (`GET /x`),
+/// header lines (each ending in CRLF) and body. The server may answer (413, say) before it has
+/// read the whole body; a write that fails then is not an error.
+pub async fn raw(
+    addr: SocketAddr,
+    line: &str,
+    headers: &str,
+    body: &[u8],
+) -> anyhow::Result<Answer> {
+    let mut stream = tokio::net::TcpStream::connect(addr).await?;
+    let head = format!(
+        "{line} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n{headers}Content-Length: {}\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).await?;
+    let _ = stream.write_all(body).await;
+    let mut bytes = Vec::new();
+    let _ = stream.read_to_end(&mut bytes).await;
+    let text = String::from_utf8_lossy(&bytes).to_string();
+    let (head, rest) = text.split_once("\r\n\r\n").context("no header end")?;
+    let status: u16 = head
+        .split_whitespace()
+        .nth(1)
+        .context("no status")?
+        .parse()?;
+    let head = head.to_ascii_lowercase();
+    let body = if head.contains("transfer-encoding: chunked") {
+        dechunk(rest)
+    } else {
+        rest.to_string()
+    };
+    let body = if body.trim().is_empty() {
+        Value::Null
+    } else {
+        serde_json::from_str(&body).unwrap_or(Value::String(body))
+    };
+    Ok(Answer { status, head, body })
+}
+
+/// A JSON request: the status and the body.
 pub async fn http(
     addr: SocketAddr,
     method: &str,
@@ -186,51 +233,29 @@ pub async fn http(
     token: Option<&str>,
     body: Option<Value>,
 ) -> anyhow::Result<(u16, Value)> {
-    let mut stream = tokio::net::TcpStream::connect(addr).await?;
     let body = body.map(|b| b.to_string()).unwrap_or_default();
     let auth = token
         .map(|t| format!("Authorization: Bearer {t}\r\n"))
         .unwrap_or_default();
-    let request = format!(
-        "{method} {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n{auth}\
-         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    stream.write_all(request.as_bytes()).await?;
-    let mut raw = Vec::new();
-    stream.read_to_end(&mut raw).await?;
-    let text = String::from_utf8(raw)?;
-    let (head, rest) = text.split_once("\r\n\r\n").context("no header end")?;
-    let status: u16 = head
-        .split_whitespace()
-        .nth(1)
-        .context("no status")?
-        .parse()?;
-    let body = if head
-        .to_ascii_lowercase()
-        .contains("transfer-encoding: chunked")
-    {
-        dechunk(rest)
-    } else {
-        rest.to_string()
-    };
-    let value = if body.trim().is_empty() {
-        Value::Null
-    } else {
-        serde_json::from_str(&body).unwrap_or(Value::String(body))
-    };
-    Ok((status, value))
+    let headers = format!("{auth}Content-Type: application/json\r\n");
+    let answer = raw(addr, &format!("{method} {path}"), &headers, body.as_bytes()).await?;
+    Ok((answer.status, answer.body))
 }
 
+/// A chunked body's text. A body that is not text (gzip, say: read lossily, its chunk sizes
+/// no longer match) ends where a chunk cannot be cut.
 fn dechunk(mut s: &str) -> String {
     let mut out = String::new();
     while let Some((size, rest)) = s.split_once("\r\n") {
         let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
-        if n == 0 || rest.len() < n {
+        let (Some(chunk), Some(after)) = (rest.get(..n), rest.get(n..)) else {
+            break;
+        };
+        if n == 0 {
             break;
         }
-        out.push_str(&rest[..n]);
-        s = rest[n..].trim_start_matches("\r\n");
+        out.push_str(chunk);
+        s = after.trim_start_matches("\r\n");
     }
     out
 }
