@@ -111,20 +111,6 @@ async fn expired_sessions_are_deleted() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// The value of a counter in the `/metrics` text.
-async fn counter(addr: std::net::SocketAddr, name: &str) -> f64 {
-    let (status, text) = common::http(addr, "GET", "/metrics", None, None)
-        .await
-        .expect("metrics");
-    assert_eq!(status, 200);
-    text.as_str()
-        .unwrap_or_default()
-        .lines()
-        .find_map(|l| l.strip_prefix(&format!("{name} ")))
-        .and_then(|v| v.trim().parse().ok())
-        .unwrap_or_else(|| panic!("{name} in /metrics"))
-}
-
 /// A failing store is counted, not only logged: a player's action that cannot be logged is
 /// refused (`internal`) and shows in `mahjong_store_failures_total`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -137,7 +123,10 @@ async fn store_failures_are_counted() {
         .last()
         .and_then(common::prompt_of)
         .expect("a prompt");
-    assert_eq!(counter(addr, "mahjong_store_failures_total").await, 0.0);
+    assert_eq!(
+        common::metric(addr, "mahjong_store_failures_total").await,
+        0.0
+    );
     server.running.state.store.close().await;
     let id = client.act(common::choose(&legal)).await.expect("act");
     let refused = loop {
@@ -155,7 +144,7 @@ async fn store_failures_are_counted() {
         (Some("error"), Some("internal")),
         "{refused}"
     );
-    assert!(counter(addr, "mahjong_store_failures_total").await >= 1.0);
+    assert!(common::metric(addr, "mahjong_store_failures_total").await >= 1.0);
     server.finish().await;
 }
 

@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use engine::wall::SeededRng;
-use engine::{Action, Game, Seat, Table};
+use engine::{Action, Seat, Table};
 use protocol::{ErrorCode, SeatStatus, ServerMessage};
 use sha2::{Digest, Sha256};
 use store::{Store, TableId, UnixMillis};
@@ -17,11 +17,12 @@ use super::seat::{Conn, Occupant, SeatCtl};
 use super::{Command, JoinError, RoomSettings, RoomSummary, Timing};
 
 mod hand;
+mod phase;
 mod views;
 mod window;
 
+use phase::Phase;
 use views::{Spectator, SpectatorTx};
-use window::Hold;
 
 /// A decision a player owes, with its deadline.
 #[derive(Clone, Debug)]
@@ -41,7 +42,8 @@ pub struct Room {
     settings: RoomSettings,
     timing: Timing,
     table: Table,
-    game: Option<Game>,
+    /// Where the match is (the hand in play lives there).
+    phase: Phase,
     seed: u64,
     seed_sha256: Option<String>,
     seats: Vec<SeatCtl>,
@@ -51,17 +53,9 @@ pub struct Room {
     banks: Vec<u64>,
     log_seq: u64,
     rng: SeededRng,
-    next_hand_at: Option<Instant>,
-    /// When the match is over, when the room closes: it stays this long after the last hand so
-    /// that a player who blinked then still resumes its stream to the end.
-    closing_at: Option<Instant>,
-    /// Until when the room waits for its first deal (counted from its start or restore).
-    wait_until: Instant,
     spectators: Vec<Spectator>,
     /// Spectators who arrived while a claim window was held: they are let in when it closes.
     watchers_due: Vec<(u64, SpectatorTx)>,
-    /// The claim window being held open, if any.
-    hold: Option<Hold>,
     metrics: Arc<crate::metrics::Metrics>,
     /// Players who escaped during the hand in play (their penalty is stored with the hand).
     escaped_in_hand: Vec<store::PlayerId>,
@@ -114,8 +108,8 @@ impl Room {
             settings,
             timing,
             seed_sha256: game.as_ref().map(|_| seed_commitment(seed)),
+            phase: Phase::start(game, u64::from(table.state().hands_played), now, wait_until),
             table,
-            game,
             seed,
             announced: seats.iter().map(|s| s.status(now)).collect(),
             prompts: vec![None; seats.len()],
@@ -123,13 +117,9 @@ impl Room {
             seats,
             log_seq,
             rng: SeededRng::new(random_u64()),
-            next_hand_at: None,
-            closing_at: None,
-            wait_until,
             escaped_in_hand: Vec::new(),
             spectators: Vec::new(),
             watchers_due: Vec::new(),
-            hold: None,
             metrics,
             summary,
         };
@@ -147,7 +137,7 @@ impl Room {
         // ~15 KiB a table; boxed, only while it runs.
         loop {
             Box::pin(self.progress()).await;
-            if self.closing_at.is_some_and(|t| t <= self.now()) {
+            if matches!(self.phase, Phase::Closing { at } if at <= self.now()) {
                 // The match is over and stored, its last frames long sent: the room lets go
                 // of the table, and the lobby forgets it (a server runs for months).
                 tracing::debug!("the match is over; the room closes");
@@ -160,8 +150,13 @@ impl Room {
             tokio::select! {
                 biased;
                 () = self.timing.time.sleep_until_some(wake) => Box::pin(self.on_timer()).await,
+                written = phase::written(&mut self.phase) => Box::pin(self.hand_written(written)).await,
                 command = rx.recv() => match command {
                     Some(Command::Shutdown { done }) => {
+                        // A hand being written is finished first: its answer is not needed,
+                        // only the write (a restart would replay the hand from the log anyway).
+                        let written = phase::written_or_none(&mut self.phase).await;
+                        tracing::debug!(?written, "the room stops");
                         let _ = done.send(());
                         break;
                     }
@@ -211,7 +206,7 @@ impl Room {
                 action,
             } => self.act(&player, conn, id, action.into()).await,
             Command::Watch { conn, tx } => {
-                if self.hold.is_some() {
+                if self.hold().is_some() {
                     // The snapshot would show the held window's events before they go out.
                     self.watchers_due.push((conn, tx));
                 } else {
@@ -300,7 +295,7 @@ impl Room {
                     }
                 }
             }
-            None if self.hold.is_some() => {
+            None if self.hold().is_some() => {
                 // The hand has moved on behind the held window: a snapshot now would show what
                 // the window's events show again when they go out. It is sent when it closes.
                 tracing::debug!(seat = i, "a snapshot waits for the claim window");
@@ -362,19 +357,24 @@ impl Room {
     }
 
     fn next_wake(&self) -> Option<Instant> {
-        if self.is_over() {
-            return self.closing_at;
-        }
-        let mut wake: Option<Instant> = self.next_hand_at.filter(|_| self.game.is_none());
+        let mut wake: Option<Instant> = None;
         let mut consider = |t: Instant| wake = Some(wake.map_or(t, |w| w.min(t)));
-        if !self.dealt() {
-            consider(self.wait_until);
+        match &self.phase {
+            Phase::Closing { at } => return Some(*at),
+            Phase::Waiting { until, retry_at } => {
+                consider(*until);
+                retry_at.map(&mut consider);
+            }
+            Phase::Between { deal_at } => consider(*deal_at),
+            Phase::Playing(p) => {
+                if let Some(h) = &p.hold {
+                    consider(h.until);
+                }
+            }
+            Phase::Storing(_) => {}
         }
         for p in self.prompts.iter().flatten() {
             consider(p.deadline);
-        }
-        if let Some(h) = &self.hold {
-            consider(h.until);
         }
         let now = self.now();
         let reconnect = Duration::from_millis(self.timing.reconnect_ms);
@@ -403,13 +403,15 @@ impl Room {
             return;
         }
         let now = self.now();
-        if !self.dealt() && now >= self.wait_until {
+        if matches!(self.phase, Phase::Waiting { until, .. } if now >= until) {
             self.close_unplayed().await;
             return;
         }
         let reconnect = Duration::from_millis(self.timing.reconnect_ms);
+        // Nobody escapes a match whose last hand is being stored: it is over.
+        let last_stored = matches!(&self.phase, Phase::Storing(s) if s.last);
         for i in 0..self.seats.len() {
-            if self.seats[i].escape_due(now, reconnect) {
+            if !last_stored && self.seats[i].escape_due(now, reconnect) {
                 self.leave_seat(i).await;
             }
         }
@@ -425,7 +427,7 @@ impl Room {
                 tracing::error!(error = %e, "a timed-out seat's action could not be logged");
             }
         }
-        if self.hold.as_ref().is_some_and(|h| h.until <= now) {
+        if self.hold().is_some_and(|h| h.until <= now) {
             self.release();
         }
     }
@@ -449,7 +451,9 @@ impl Room {
     /// Ends every stream with `table_closed` (its last message) and lets go of every socket,
     /// each closing once its queue is out (1000); the room closes `linger` from now.
     fn close_streams(&mut self, reason: &str, linger: Duration) {
-        self.closing_at = Some(self.now() + linger);
+        self.phase = Phase::Closing {
+            at: self.now() + linger,
+        };
         self.broadcast(ServerMessage::TableClosed {
             reason: reason.into(),
         });
@@ -483,13 +487,22 @@ impl Room {
         };
         self.seats[i].escape();
         self.persist_seats().await;
-        if self.game.is_none() {
-            // Between hands: the table's carry-over restarts now (during a hand, when it ends,
-            // stored with that hand), and is stored now so a restart keeps the reset.
-            self.table.player_left();
-            self.persist_carried().await;
+        match &mut self.phase {
+            Phase::Playing(_) => {}
+            Phase::Storing(storing) => {
+                // The hand being written stores the carry-over as it was: the reset is stored
+                // once that write is durable (`hand_written`).
+                storing.carry_reset = true;
+                self.table.player_left();
+            }
+            Phase::Waiting { .. } | Phase::Between { .. } | Phase::Closing { .. } => {
+                // Between hands: the table's carry-over restarts now (during a hand, when it
+                // ends, stored with that hand), and is stored now so a restart keeps the reset.
+                self.table.player_left();
+                self.persist_carried().await;
+            }
         }
-        if self.game.is_some() && !self.escaped_in_hand.contains(&p) {
+        if self.game().is_some() && !self.escaped_in_hand.contains(&p) {
             tracing::info!(seat = i, player = %p, "escaped");
             self.escaped_in_hand.push(p);
         }

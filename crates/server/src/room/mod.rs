@@ -3,6 +3,7 @@
 
 mod actor;
 mod seat;
+mod writer;
 
 use std::sync::{Arc, Mutex};
 

@@ -341,6 +341,20 @@ pub async fn stored_hands(addr: SocketAddr, table: &str) -> Vec<Value> {
     hands.as_array().cloned().unwrap_or_default()
 }
 
+/// The value of a counter or gauge in the `/metrics` text (its line without labels).
+pub async fn metric(addr: SocketAddr, name: &str) -> f64 {
+    let (status, text) = http(addr, "GET", "/metrics", None, None)
+        .await
+        .expect("metrics");
+    assert_eq!(status, 200);
+    text.as_str()
+        .unwrap_or_default()
+        .lines()
+        .find_map(|l| l.strip_prefix(&format!("{name} ")))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or_else(|| panic!("{name} in /metrics"))
+}
+
 /// A protocol client on one table.
 pub struct Client {
     pub socket: Socket,

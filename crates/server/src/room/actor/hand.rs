@@ -9,6 +9,8 @@ use store::{FinishedHand, LoggedAction, SeatResult, TableStatus, UnixMillis};
 use tokio::time::Instant;
 
 use super::super::seat::{Occupant, SeatCtl};
+use super::super::writer::{self, Written};
+use super::phase::{InPlay, Phase, Storing};
 use super::window::is_claim;
 use super::{Room, random_u64, seed_commitment};
 
@@ -19,31 +21,39 @@ impl Room {
     /// prompts, ends hands.
     pub(super) async fn progress(&mut self) {
         for _ in 0..10_000 {
-            if self.is_over() {
-                return;
-            }
-            if self.game.is_none() {
-                // The first hand waits for every player to connect (or to run out of time
-                // and count as escaped); later hands deal on time and the bot covers absentees.
-                let first = self.hand_no() == 0;
-                let ready = self.seats.iter().all(|s| match s.occupant {
-                    Occupant::Empty => false,
-                    Occupant::Bot(_) | Occupant::Escaped { .. } => true,
-                    Occupant::Player { .. } => !first || s.conn.is_some(),
-                });
-                let due = self.next_hand_at.is_none_or(|t| t <= self.now());
-                if !(ready && due && self.start_hand().await) {
-                    return;
+            let now = self.now();
+            match &self.phase {
+                Phase::Closing { .. } | Phase::Storing(_) => return,
+                Phase::Waiting { retry_at, .. } => {
+                    // The first hand waits for every player to connect (or to run out of time
+                    // and give the seat back).
+                    let ready = self.seats.iter().all(|s| match s.occupant {
+                        Occupant::Empty => false,
+                        Occupant::Bot(_) | Occupant::Escaped { .. } => true,
+                        Occupant::Player { .. } => s.conn.is_some(),
+                    });
+                    let due = retry_at.is_none_or(|t| t <= now);
+                    if !(ready && due && self.start_hand().await) {
+                        return;
+                    }
+                    continue;
                 }
-                continue;
-            }
-            if self.game.as_ref().is_some_and(Game::is_over) {
-                if self.hold.is_some() {
-                    // The window's events go out first, when it closes.
-                    return;
+                Phase::Between { deal_at } => {
+                    // Later hands deal on time; the bot covers absentees.
+                    if *deal_at > now || !self.start_hand().await {
+                        return;
+                    }
+                    continue;
                 }
-                self.finish_hand().await;
-                continue;
+                Phase::Playing(p) if p.game.is_over() => {
+                    if p.hold.is_some() {
+                        // The window's events go out first, when it closes.
+                        return;
+                    }
+                    self.finish_hand();
+                    continue;
+                }
+                Phase::Playing(_) => {}
             }
             if !self.bot_turn().await {
                 self.refresh_prompts();
@@ -55,9 +65,11 @@ impl Room {
     /// One bot decision (for a bot seat, or a player's seat the bot is playing); false when
     /// every remaining decision is a player's.
     pub(super) async fn bot_turn(&mut self) -> bool {
-        let Some(game) = &self.game else { return false };
+        let Some(game) = self.game() else {
+            return false;
+        };
         let now = self.now();
-        let holding = self.hold.is_some();
+        let holding = self.hold().is_some();
         let owing: Vec<usize> = (0..self.seats.len())
             .filter(|&i| {
                 let legal = game.legal_actions(Seat::ALL[i]);
@@ -83,8 +95,7 @@ impl Room {
     }
 
     pub(super) fn bot_choice(&mut self, i: usize) -> Option<Action> {
-        let game = self.game.as_ref()?;
-        let view = game.view(Seat::ALL[i]);
+        let view = self.game()?.view(Seat::ALL[i]);
         let level = match &self.seats[i].occupant {
             Occupant::Bot(level) => *level,
             _ => bot::Level::Strong,
@@ -98,8 +109,11 @@ impl Room {
     /// per tile, each time with a fresh deadline, and would change a player's dealt tiles beyond
     /// what the player chose.
     pub(super) fn timeout_choice(&mut self, i: usize) -> Option<Action> {
-        let game = self.game.as_ref()?;
-        if game.legal_actions(Seat::ALL[i]).contains(&Action::SwapDone) {
+        if self
+            .game()?
+            .legal_actions(Seat::ALL[i])
+            .contains(&Action::SwapDone)
+        {
             return Some(Action::SwapDone);
         }
         self.bot_choice(i)
@@ -131,7 +145,7 @@ impl Room {
         let prompt = self.prompts[i].as_ref()?;
         // A prompt the hand has moved past (a hand over while its last window is held) is owed
         // to nobody.
-        if self.game.as_ref()?.legal_actions(Seat::ALL[i]) != prompt.legal.as_slice() {
+        if self.game()?.legal_actions(Seat::ALL[i]) != prompt.legal.as_slice() {
             return None;
         }
         let paced = prompt.sent + Duration::from_millis(self.timing.takeover_ms);
@@ -146,7 +160,7 @@ impl Room {
         action: Action,
         by_bot: bool,
     ) -> Result<(), String> {
-        let Some(game) = &self.game else {
+        let Some(game) = self.game() else {
             return Err("no hand in play".into());
         };
         if !game.legal_actions(seat).contains(&action) {
@@ -173,7 +187,7 @@ impl Room {
         {
             crate::metrics::bump(&self.metrics.takeover_actions_total);
         }
-        let Some(game) = &mut self.game else {
+        let Some(game) = self.game_mut() else {
             return Err("no hand in play".into());
         };
         let events = game
@@ -198,11 +212,14 @@ impl Room {
         if let Err(e) = self.store.append_actions(&self.id, &[entry]).await {
             crate::metrics::bump(&self.metrics.store_failures_total);
             tracing::error!(error = %e, "the deal could not be logged; retrying later");
-            self.next_hand_at = Some(self.now() + Duration::from_secs(1));
+            let retry = self.now() + Duration::from_secs(1);
+            match &mut self.phase {
+                Phase::Waiting { retry_at, .. } => *retry_at = Some(retry),
+                phase => *phase = Phase::Between { deal_at: retry },
+            }
             return false;
         }
         self.log_seq += 1;
-        self.next_hand_at = None;
         self.seed = seed;
         let commitment = seed_commitment(seed);
         self.seed_sha256 = Some(commitment.clone());
@@ -212,21 +229,31 @@ impl Room {
         });
         let game = self.table.deal(seed);
         let events = game.events().to_vec();
-        self.game = Some(game);
+        self.phase = Phase::Playing(Box::new(InPlay { game, hold: None }));
         self.prompts = vec![None; self.seats.len()];
         self.banks = vec![self.settings.clock.bank_ms; self.seats.len()];
         self.distribute(&events);
         true
     }
 
-    pub(super) async fn finish_hand(&mut self) {
-        let Some(game) = self.game.take() else { return };
+    /// The hand is over: settles it and gives its result to the writer. The room announces it,
+    /// and deals again, once the writer says it is durable (`hand_written`).
+    pub(super) fn finish_hand(&mut self) {
+        let now = self.now();
+        let in_play = match std::mem::replace(&mut self.phase, Phase::Closing { at: now }) {
+            Phase::Playing(in_play) => in_play,
+            other => {
+                self.phase = other;
+                return;
+            }
+        };
+        let game = in_play.game;
         let hand_no = self.hand_no();
         let settlement = match self.table.finish(&game) {
             Ok(s) => s,
             Err(e) => {
+                // The phase stays Closing: the table stops.
                 tracing::error!(error = %e, "a finished hand could not be settled; the table stops");
-                self.closing_at = Some(self.now());
                 return;
             }
         };
@@ -237,7 +264,7 @@ impl Room {
         }
         let players = self.settings.ruleset.rules().players();
         let wire = protocol::settlement(&settlement, players);
-        let over = self.table.state().hands_played as u64 >= self.settings.hands;
+        let last = self.table.state().hands_played as u64 >= self.settings.hands;
         let hand = FinishedHand {
             table: self.id.clone(),
             hand_no,
@@ -257,34 +284,69 @@ impl Room {
             fans: serde_json::to_value(&wire).unwrap_or_default(),
             record: serde_json::to_value(engine::record::HandRecord::of(&game)).unwrap_or_default(),
             carried: serde_json::to_value(self.table.state()).unwrap_or_default(),
-            table_status: if over {
+            table_status: if last {
                 TableStatus::Finished
             } else {
                 TableStatus::Playing
             },
             escapes: self.escapes(),
-            ratings: if over {
-                self.rating_changes().await
-            } else {
-                Vec::new()
-            },
+            ratings: Vec::new(),
             finished: UnixMillis::now(),
         };
-        self.store_hand(&hand).await;
+        let job = writer::Job {
+            hand,
+            rated: last.then(|| self.rated_seats()),
+        };
+        let written = writer::spawn(
+            self.store.clone(),
+            self.metrics.clone(),
+            self.timing.time.clone(),
+            job,
+        );
         let scores: Vec<i64> = self.table.state().scores.0[..usize::from(players)].to_vec();
-        self.broadcast(ServerMessage::HandOver {
-            hand_no,
-            seed: self.seed.to_string(),
-            settlement: wire,
-            scores,
-        });
+        self.phase = Phase::Storing(Box::new(Storing {
+            written,
+            hand_over: ServerMessage::HandOver {
+                hand_no,
+                seed: self.seed.to_string(),
+                settlement: wire,
+                scores,
+            },
+            last,
+            carry_reset: false,
+        }));
         self.prompts = vec![None; self.seats.len()];
-        self.seed_sha256 = None;
         self.escaped_in_hand.clear();
-        if over {
+    }
+
+    /// The writer answered: the result goes out, and the table moves on to its next hand or
+    /// to its end.
+    pub(super) async fn hand_written(&mut self, written: Written) {
+        let now = self.now();
+        let storing = match std::mem::replace(&mut self.phase, Phase::Closing { at: now }) {
+            Phase::Storing(storing) => storing,
+            other => {
+                self.phase = other;
+                return;
+            }
+        };
+        if !matches!(written, Written::Durable) {
+            tracing::warn!(
+                ?written,
+                "the finished hand was not stored; the table goes on"
+            );
+        }
+        if storing.carry_reset {
+            self.persist_carried().await;
+        }
+        self.broadcast(storing.hand_over);
+        self.seed_sha256 = None;
+        if storing.last {
             self.close_streams("the match is over", super::super::seat::KEEP_FOR);
         } else {
-            self.next_hand_at = Some(self.now() + Duration::from_millis(self.timing.next_hand_ms));
+            self.phase = Phase::Between {
+                deal_at: self.now() + Duration::from_millis(self.timing.next_hand_ms),
+            };
         }
         self.publish_summary();
     }
@@ -313,66 +375,17 @@ impl Room {
             .collect()
     }
 
-    /// The rating changes of a table that just finished, from its final scores
-    /// (`crate::rating`). A rating that cannot be read leaves that table unrated.
-    pub(super) async fn rating_changes(&self) -> Vec<store::RatingChange> {
-        let ruleset = self.settings.ruleset.id().to_string();
-        let mut placements = Vec::new();
-        for (i, seat) in self.seats.iter().enumerate() {
-            let rating = match seat.sat_here() {
-                Some(p) => match self.store.rating(p, &ruleset).await {
-                    Ok((r, _)) => Some(r),
-                    Err(e) => {
-                        crate::metrics::bump(&self.metrics.store_failures_total);
-                        tracing::error!(error = %e, "ratings unavailable; the table is not rated");
-                        return Vec::new();
-                    }
-                },
-                None => None,
-            };
-            let score = self.table.state().scores.0[i];
-            placements.push(match seat.occupant {
-                Occupant::Escaped { .. } => crate::rating::Placement::escaped(rating, score),
-                _ => crate::rating::Placement { rating, score },
-            });
-        }
-        let changes = crate::rating::changes(&placements);
+    /// Each seat's part in rating the match that just finished.
+    fn rated_seats(&self) -> Vec<writer::RatedSeat> {
         self.seats
             .iter()
-            .zip(changes)
-            .filter_map(|(s, delta)| {
-                s.sat_here().map(|p| store::RatingChange {
-                    player: p.clone(),
-                    delta,
-                })
+            .enumerate()
+            .map(|(i, seat)| writer::RatedSeat {
+                player: seat.sat_here().cloned(),
+                escaped: matches!(seat.occupant, Occupant::Escaped { .. }),
+                score: self.table.state().scores.0[i],
             })
             .collect()
-    }
-
-    /// Stores a finished hand, retrying while the database is unreachable: a result is never
-    /// dropped (a retry of a stored hand changes nothing).
-    pub(super) async fn store_hand(&self, hand: &FinishedHand) {
-        let mut wait = Duration::from_millis(50);
-        for attempt in 1.. {
-            match self.store.record_hand(hand).await {
-                Ok(_) => {
-                    crate::metrics::bump(&self.metrics.hands_total);
-                    return;
-                }
-                Err(e) if e.is_transient() && attempt < 50 => {
-                    crate::metrics::bump(&self.metrics.store_failures_total);
-                    tracing::warn!(error = %e, attempt, "storing a finished hand failed; retrying");
-                    tokio::time::sleep(wait).await;
-                    wait = (wait * 2).min(Duration::from_secs(5));
-                }
-                Err(e) => {
-                    crate::metrics::bump(&self.metrics.store_failures_total);
-                    tracing::error!(error = %e, hand = hand.hand_no, "a finished hand was not stored");
-                    crate::metrics::bump(&self.metrics.hand_store_failures_total);
-                    return;
-                }
-            }
-        }
     }
 }
 

@@ -28,16 +28,6 @@ pub(super) struct Spectator {
 impl Room {
     // ---- views ----
 
-    /// Whether the match's first hand has been dealt.
-    pub(super) fn dealt(&self) -> bool {
-        self.game.is_some() || self.hand_no() > 0
-    }
-
-    /// Whether the match is over (the room closes soon).
-    pub(super) fn is_over(&self) -> bool {
-        self.closing_at.is_some()
-    }
-
     pub(super) fn hand_no(&self) -> u64 {
         u64::from(self.table.state().hands_played)
     }
@@ -58,8 +48,7 @@ impl Room {
         TableSnapshot {
             seat: Some(i as u8),
             view: self
-                .game
-                .as_ref()
+                .game()
                 .map(|g| protocol::view(&g.view(seat), g.events_for(seat))),
             prompt: self.prompts[i]
                 .as_ref()
@@ -74,8 +63,7 @@ impl Room {
     pub(super) fn public_snapshot(&self) -> TableSnapshot {
         TableSnapshot {
             view: self
-                .game
-                .as_ref()
+                .game()
                 .map(|g| protocol::public_view(&g.public_view(), g.events())),
             ..self.table_snapshot()
         }

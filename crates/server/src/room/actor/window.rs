@@ -8,6 +8,7 @@ use protocol::{PromptInfo, ServerMessage};
 use tokio::time::Instant;
 
 use super::super::seat::SeatCtl;
+use super::phase::Phase;
 use super::{Prompt, Room};
 
 /// A claim window held open: until when, and the events held back until then.
@@ -41,7 +42,9 @@ impl Room {
     /// a tile, the rest are held back until the claim window closes (see [`Room::hold_open`]).
     pub(super) fn distribute(&mut self, events: &[engine::Event]) {
         for e in events {
-            if let Some(hold) = &mut self.hold {
+            if let Phase::Playing(p) = &mut self.phase
+                && let Some(hold) = &mut p.hold
+            {
                 hold.events.push(e.clone());
                 continue;
             }
@@ -60,20 +63,27 @@ impl Room {
         if ms == 0 || !watched {
             return;
         }
-        self.hold = Some(Hold {
+        let hold = Hold {
             until: self.now() + Duration::from_millis(ms),
             until_ms: self.timing.time.unix_ms().plus_ms(ms as i64).0,
             events: Vec::new(),
-        });
+        };
+        if let Phase::Playing(p) = &mut self.phase {
+            p.hold = Some(hold);
+        }
     }
 
     /// Closes the held claim window: its events go out, in order, then the snapshots asked for
     /// meanwhile.
     pub(super) fn release(&mut self) {
-        if let Some(hold) = self.hold.take() {
+        let held = match &mut self.phase {
+            Phase::Playing(p) => p.hold.take(),
+            _ => None,
+        };
+        if let Some(hold) = held {
             self.distribute(&hold.events);
         }
-        if self.hold.is_none() {
+        if self.hold().is_none() {
             self.send_due_snapshots();
         }
     }
@@ -96,9 +106,9 @@ impl Room {
     pub(super) fn refresh_prompts(&mut self) {
         let hand_no = self.hand_no();
         let action_ms = self.settings.clock.action_ms;
-        let hold = self.hold.as_ref().map(|h| (h.until, h.until_ms));
+        let hold = self.hold().map(|h| (h.until, h.until_ms));
         for i in 0..self.seats.len() {
-            let Some(game) = &self.game else { return };
+            let Some(game) = self.game() else { return };
             let legal = game.legal_actions(Seat::ALL[i]).to_vec();
             if self.prompts[i].as_ref().is_some_and(|p| p.legal == legal) {
                 continue;

@@ -1,0 +1,118 @@
+//! A finished hand is written beside the room, not inside it: while the database refuses the
+//! write (a PostgreSQL restarting), the room still answers its players and spectators, tells
+//! nobody the result and deals nothing; once the database takes the write, the result goes out
+//! and the next hand is dealt. Nothing is lost and nothing waits on the room.
+//!
+//! Runs on PostgreSQL (a trigger refuses the hand with the code a restarting server sends);
+//! without TEST_DATABASE_URL it says so and passes.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{Client, TestServer};
+use serde_json::Value;
+
+/// The server on PostgreSQL, and the URL of its database; None without TEST_DATABASE_URL.
+async fn postgres_server() -> Option<(TestServer, String)> {
+    let server = common::servers().await.pop()?;
+    let (admin, name) = server.pg.clone()?;
+    Some((server, common::with_database(&admin, &name)))
+}
+
+async fn execute(url: &str, sql: &str) {
+    let mut c = <sqlx_pg::PgConnection as sqlx_pg::Connection>::connect(url)
+        .await
+        .expect("reach the test database");
+    sqlx_pg::raw_sql(sqlx_pg::AssertSqlSafe(sql.to_string()))
+        .execute(&mut c)
+        .await
+        .expect("run SQL beside the server");
+}
+
+/// The finished hands refused as a restarting PostgreSQL refuses them (57P01,
+/// admin_shutdown): a failure worth retrying.
+const REFUSE_HANDS: &str = "
+CREATE FUNCTION refuse_hands() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    RAISE EXCEPTION 'the database is restarting' USING ERRCODE = '57P01';
+END $$;
+CREATE TRIGGER refuse_hands BEFORE INSERT ON hands FOR EACH ROW EXECUTE FUNCTION refuse_hands();
+";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_room_serves_its_players_while_a_finished_hand_waits_for_the_database() {
+    let Some((server, url)) = postgres_server().await else {
+        eprintln!("no TEST_DATABASE_URL: the hand writer is not tested on PostgreSQL");
+        return;
+    };
+    let addr = server.addr;
+    let (_, _, table, mut client) = common::alone_with_bots(addr, "shanghai", 2).await;
+    execute(&url, REFUSE_HANDS).await;
+    let failures = "mahjong_store_failures_total";
+    // Play the hand out; once it is over nothing comes until its result is stored.
+    let mut quiet = 0;
+    let first_prompt = client.received.last().and_then(common::prompt_of);
+    if let Some(legal) = first_prompt {
+        client.act(common::choose(&legal)).await.expect("act");
+    }
+    while common::metric(addr, failures).await as u64 == 0 {
+        match client.next(Duration::from_millis(200)).await {
+            Ok(Some(m)) => {
+                assert_ne!(
+                    m["type"], "hand_over",
+                    "a result was sent before it was stored"
+                );
+                if let Some(legal) = common::prompt_of(&m) {
+                    client.act(common::choose(&legal)).await.expect("act");
+                }
+            }
+            Ok(None) => panic!("the socket closed"),
+            Err(_) => {
+                quiet += 1;
+                assert!(quiet < 100, "the hand neither ended nor was written");
+            }
+        }
+    }
+    // The write keeps failing, and the room keeps answering: a round trip through it, and a
+    // spectator let in with a snapshot.
+    let before = client.sync().await;
+    assert!(
+        before.iter().all(|m| m["type"] != "hand_over"),
+        "no result before it is stored: {before:?}"
+    );
+    let (_, watcher) = common::guest(addr, "看客").await;
+    let mut spectator = Client::watch(addr, &table, &watcher).await.expect("watch");
+    let first = spectator
+        .next(Duration::from_secs(20))
+        .await
+        .expect("the room answers a spectator")
+        .expect("open");
+    assert_eq!(first["type"], "snapshot", "{first}");
+    common::eventually("the writer retries", async || {
+        common::metric(addr, failures).await as u64 >= 2
+    })
+    .await;
+    assert!(common::stored_hands(addr, &table).await.is_empty());
+    assert!(
+        client.sync().await.iter().all(|m| m["type"] != "hand_over"),
+        "still nothing told"
+    );
+    // The database is back: the result goes out, stored, and the next hand is dealt.
+    execute(&url, "DROP TRIGGER refuse_hands ON hands").await;
+    let over = loop {
+        let m = client
+            .next(Duration::from_secs(30))
+            .await
+            .expect("the result once stored")
+            .expect("open");
+        if m["type"] == "hand_over" {
+            break m;
+        }
+    };
+    assert_eq!(over["hand_no"], 0);
+    assert_eq!(common::stored_hands(addr, &table).await.len(), 1);
+    let next: Value = common::until_prompt(&mut client).await;
+    assert_eq!(next["hand_no"], 1, "the next hand is dealt: {next}");
+    server.finish().await;
+}
