@@ -191,7 +191,7 @@ impl Room {
             }
             Command::Disconnect { player, conn } => {
                 if let Some(i) = self.seat_of(&player) {
-                    if self.seats[i].conn.as_ref().is_some_and(|c| c.id == conn) {
+                    if self.seats[i].conn().is_some_and(|c| c.id == conn) {
                         self.seats[i].lose_connection();
                     }
                     // Announced either way: a send to the closed connection may have dropped
@@ -224,7 +224,7 @@ impl Room {
             Command::Shutdown { .. } => {}
             Command::Leave { player } => {
                 if let Some(i) = self.seat_of(&player) {
-                    self.seats[i].conn = None;
+                    self.seats[i].hang_up();
                     self.leave_seat(i).await;
                     self.refresh_statuses();
                 }
@@ -290,7 +290,7 @@ impl Room {
         match missed {
             Some(frames) => {
                 for f in frames {
-                    if let Some(c) = &seat.conn {
+                    if let Some(c) = seat.conn() {
                         let _ = c.tx.try_send(f);
                     }
                 }
@@ -311,7 +311,7 @@ impl Room {
         }
         if self.is_over() {
             // Nothing more will come: the session ends once this is out.
-            self.seats[i].conn = None;
+            self.seats[i].hang_up();
         }
         self.refresh_statuses();
         Ok(i as u8)
@@ -321,7 +321,7 @@ impl Room {
         let Some(i) = self.seat_of(player) else {
             return;
         };
-        if self.seats[i].conn.as_ref().is_none_or(|c| c.id != conn) {
+        if self.seats[i].conn().is_none_or(|c| c.id != conn) {
             return;
         }
         let outcome = match &self.prompts[i] {
@@ -379,7 +379,7 @@ impl Room {
         let now = self.now();
         let reconnect = Duration::from_millis(self.timing.reconnect_ms);
         for (i, s) in self.seats.iter().enumerate() {
-            if let Some(away) = s.away {
+            if let Some(away) = s.away() {
                 for at in [
                     away.takeover_at,
                     (away.since + reconnect).max(away.takeover_at),
@@ -458,7 +458,7 @@ impl Room {
             reason: reason.into(),
         });
         for seat in &mut self.seats {
-            seat.conn = None;
+            seat.hang_up();
         }
         self.spectators.clear();
     }

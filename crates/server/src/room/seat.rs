@@ -69,6 +69,19 @@ pub struct Away {
     pub takeover_at: Instant,
 }
 
+/// Where a seat's person is: one state, so a seat cannot be both connected and away.
+#[derive(Clone, Debug)]
+pub enum Presence {
+    /// Nobody is expected on a connection: an empty seat, a bot's, an escaped player's, or a
+    /// closed room's.
+    Absent,
+    /// The seated player is connected.
+    Connected(Conn),
+    /// The seated player is not connected: within the grace, then played by the bot (托管)
+    /// until they come back or the reconnection window ends (an escape).
+    Away(Away),
+}
+
 /// A live connection's outgoing queue.
 #[derive(Clone, Debug)]
 pub struct Conn {
@@ -82,9 +95,8 @@ pub struct Conn {
 #[derive(Debug)]
 pub struct SeatCtl {
     pub occupant: Occupant,
-    pub conn: Option<Conn>,
-    /// A seated player's absence (None while connected, and for bots, empty seats and escapes).
-    pub away: Option<Away>,
+    /// The seated player's connection or absence (`Absent` for every other occupant).
+    presence: Presence,
     /// A snapshot asked for while a claim window was held, owed when it closes; nothing of the
     /// stream is sent to the seat meanwhile, as the snapshot shows it.
     pub snapshot_due: bool,
@@ -111,8 +123,7 @@ impl SeatCtl {
     ) -> SeatCtl {
         let mut seat = SeatCtl {
             occupant,
-            conn: None,
-            away: None,
+            presence: Presence::Absent,
             snapshot_due: false,
             next_seq: first_seq,
             kept: VecDeque::new(),
@@ -128,7 +139,7 @@ impl SeatCtl {
 
     fn set_away(&mut self, grace: Duration) {
         let since = self.time.now();
-        self.away = Some(Away {
+        self.presence = Presence::Away(Away {
             since,
             takeover_at: since + grace,
         });
@@ -137,36 +148,57 @@ impl SeatCtl {
     /// A player takes the seat, not connected yet: the grace runs from now.
     pub fn seat_player(&mut self, id: PlayerId, name: String) {
         self.occupant = Occupant::Player { id, name };
-        self.conn = None;
         self.set_away(self.grace);
     }
 
     /// The player's connection is gone: the grace and the reconnection window run from now.
     pub fn lose_connection(&mut self) {
-        self.conn = None;
         if self.player().is_some() {
             self.set_away(self.grace);
+        } else {
+            self.presence = Presence::Absent;
         }
     }
 
-    /// The player is back on `conn` (replacing any connection still open).
+    /// The player is back on `conn`; returns the connection it replaces, if one was open.
     pub fn reconnect(&mut self, conn: Conn) -> Option<Conn> {
-        self.away = None;
-        self.conn.replace(conn)
+        match std::mem::replace(&mut self.presence, Presence::Connected(conn)) {
+            Presence::Connected(old) => Some(old),
+            Presence::Away(_) | Presence::Absent => None,
+        }
+    }
+
+    /// Lets go of the connection without starting a grace: the player left, or the room closes.
+    pub fn hang_up(&mut self) {
+        self.presence = Presence::Absent;
+    }
+
+    /// The open connection, if the player is connected.
+    pub fn conn(&self) -> Option<&Conn> {
+        match &self.presence {
+            Presence::Connected(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// The seated player's absence, if they are away.
+    pub fn away(&self) -> Option<Away> {
+        match self.presence {
+            Presence::Away(a) if self.player().is_some() => Some(a),
+            _ => None,
+        }
     }
 
     /// Whether the bot plays a seated player's seat now: they are away and their grace is over.
     pub fn in_takeover(&self, now: Instant) -> bool {
-        self.player().is_some() && self.away.is_some_and(|a| now >= a.takeover_at)
+        self.away().is_some_and(|a| now >= a.takeover_at)
     }
 
     /// Whether the player has been away longer than the reconnection window, `window` (never
     /// before the bot has played for them: a restore's grace may be the longer).
     pub fn escape_due(&self, now: Instant, window: Duration) -> bool {
-        self.player().is_some()
-            && self
-                .away
-                .is_some_and(|a| now >= (a.since + window).max(a.takeover_at))
+        self.away()
+            .is_some_and(|a| now >= (a.since + window).max(a.takeover_at))
     }
 
     /// The player seated, if any (not one who escaped).
@@ -188,8 +220,7 @@ impl SeatCtl {
     /// Empties the seat (a player who never came gives it back before the first deal).
     pub fn unseat(&mut self) {
         self.occupant = Occupant::Empty;
-        self.conn = None;
-        self.away = None;
+        self.presence = Presence::Absent;
         self.snapshot_due = false;
         self.kept.clear();
     }
@@ -201,8 +232,7 @@ impl SeatCtl {
                 id: id.clone(),
                 name: name.clone(),
             };
-            self.conn = None;
-            self.away = None;
+            self.presence = Presence::Absent;
             self.snapshot_due = false;
             self.kept.clear();
         }
@@ -214,7 +244,7 @@ impl SeatCtl {
             Occupant::Empty => SeatStatus::Empty,
             Occupant::Bot(_) => SeatStatus::Bot,
             Occupant::Escaped { .. } => SeatStatus::Escaped,
-            Occupant::Player { .. } if self.conn.is_some() => SeatStatus::Connected,
+            Occupant::Player { .. } if self.conn().is_some() => SeatStatus::Connected,
             Occupant::Player { .. } if self.in_takeover(now) => SeatStatus::Takeover,
             Occupant::Player { .. } => SeatStatus::Disconnected,
         }
@@ -286,7 +316,9 @@ impl SeatCtl {
     }
 
     fn send(&mut self, frame: Arc<str>) -> bool {
-        let Some(conn) = &self.conn else { return true };
+        let Presence::Connected(conn) = &self.presence else {
+            return true;
+        };
         if conn.tx.try_send(frame).is_err() {
             self.lose_connection();
             return false;

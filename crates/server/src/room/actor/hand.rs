@@ -30,7 +30,7 @@ impl Room {
                     let ready = self.seats.iter().all(|s| match s.occupant {
                         Occupant::Empty => false,
                         Occupant::Bot(_) | Occupant::Escaped { .. } => true,
-                        Occupant::Player { .. } => s.conn.is_some(),
+                        Occupant::Player { .. } => s.conn().is_some(),
                     });
                     let due = retry_at.is_none_or(|t| t <= now);
                     if !(ready && due && self.start_hand().await) {
@@ -139,7 +139,7 @@ impl Room {
         let seat = &self.seats[i];
         let grace_ends = match seat.occupant {
             Occupant::Escaped { .. } => None,
-            Occupant::Player { .. } => Some(seat.away?.takeover_at),
+            Occupant::Player { .. } => Some(seat.away()?.takeover_at),
             Occupant::Bot(_) | Occupant::Empty => return None,
         };
         let prompt = self.prompts[i].as_ref()?;

@@ -59,7 +59,7 @@ impl Room {
     /// player or a spectator.
     pub(super) fn hold_open(&mut self) {
         let ms = self.settings.clock.claim_ms;
-        let watched = self.seats.iter().any(|s| s.conn.is_some()) || !self.spectators.is_empty();
+        let watched = self.seats.iter().any(|s| s.conn().is_some()) || !self.spectators.is_empty();
         if ms == 0 || !watched {
             return;
         }
