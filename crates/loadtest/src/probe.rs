@@ -18,7 +18,8 @@ pub struct ServerSample {
     pub cpu_seconds: Option<f64>,
     /// Open file descriptors.
     pub open_fds: Option<f64>,
-    /// WebSocket connections open (`mahjong_ws_connections` or `baseline_ws_connections`).
+    /// WebSocket connections open (`mahjong_ws_connections_open`, `mahjong_ws_connections`
+    /// before it was renamed, or `baseline_ws_connections`).
     pub connections: Option<f64>,
     /// Actions accepted into room logs (`mahjong_actions_total`).
     pub actions_total: Option<f64>,
@@ -45,7 +46,9 @@ pub async fn sample(addr: SocketAddr, pid: Option<u32>) -> ServerSample {
         rss_bytes: get("process_resident_memory_bytes"),
         cpu_seconds: get("process_cpu_seconds_total"),
         open_fds: get("process_open_fds"),
-        connections: get("mahjong_ws_connections").or_else(|| get("baseline_ws_connections")),
+        connections: get("mahjong_ws_connections_open")
+            .or_else(|| get("mahjong_ws_connections"))
+            .or_else(|| get("baseline_ws_connections")),
         actions_total: get("mahjong_actions_total"),
         takeover_actions_total: get("mahjong_takeover_actions_total"),
         hands_total: get("mahjong_hands_total"),

@@ -70,6 +70,7 @@ impl ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let (status, code) = self.parts();
+        let store_failed = matches!(self, ApiError::Store(_)) && status.is_server_error();
         let ours = matches!(self, ApiError::NotReady(_) | ApiError::Busy);
         let message = if status.is_server_error() && !ours {
             // The cause (a database's own text, say) goes to the log, under an id the client
@@ -80,7 +81,11 @@ impl IntoResponse for ApiError {
         } else {
             self.to_string()
         };
-        (status, Json(Body { code, message })).into_response()
+        let mut answer = (status, Json(Body { code, message })).into_response();
+        if store_failed {
+            answer.extensions_mut().insert(crate::metrics::StoreFailed);
+        }
+        answer
     }
 }
 

@@ -201,6 +201,10 @@ pub fn router(state: AppState) -> Router {
             within,
         ))
         .layer(axum::middleware::map_response(error::json_errors))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            metrics::observe,
+        ))
         // The access log: one line per request at its end (method, path, status, time), under
         // the request's id, which the answer carries back as `x-request-id`.
         .layer(tower_http::request_id::PropagateRequestIdLayer::x_request_id())
@@ -298,6 +302,7 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
         tracing::info!(restored, "unfinished tables restored");
     }
     spawn_housekeeping(state.store.clone(), state.limiter.clone());
+    spawn_metrics_upkeep(state.metrics.clone());
     let app = router(state.clone());
     let task = tokio::spawn(async move {
         axum::serve(
@@ -312,6 +317,19 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
         state,
         task,
     })
+}
+
+/// Moves the latency histograms' samples into their buckets every few seconds, so that they
+/// never pile up between scrapes (or without any).
+fn spawn_metrics_upkeep(metrics: Arc<metrics::Metrics>) {
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(std::time::Duration::from_secs(5));
+        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            every.tick().await;
+            metrics.run_upkeep();
+        }
+    });
 }
 
 /// How often the rate limiter forgets addresses it no longer limits.

@@ -72,7 +72,9 @@ pub async fn watch(
             async move {
                 // Counted with the seats' sockets: the cap is on every open socket.
                 metrics.connections_open.fetch_add(1, Ordering::Relaxed);
+                metrics.spectators_open.fetch_add(1, Ordering::Relaxed);
                 spectate(state, table, socket, conn).await;
+                metrics.spectators_open.fetch_sub(1, Ordering::Relaxed);
                 metrics.connections_open.fetch_sub(1, Ordering::Relaxed);
             },
             span,
@@ -368,7 +370,7 @@ async fn play(state: AppState, table: Option<TableId>, mut socket: WebSocket, co
                         if ids.len() > IDS_KEPT {
                             ids.pop_front();
                         }
-                        if !room.send(Command::Act { player: player.clone(), conn, id, action }).await {
+                        if !room.send(Command::Act { player: player.clone(), conn, id, action, received: std::time::Instant::now() }).await {
                             let _ = sink.send(error(Some(id), ErrorCode::TableClosed, "the table is closed")).await;
                             close = Some((1000, "table_closed"));
                             break;

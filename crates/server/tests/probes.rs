@@ -144,7 +144,52 @@ async fn store_failures_are_counted() {
         (Some("error"), Some("internal")),
         "{refused}"
     );
-    assert!(common::metric(addr, "mahjong_store_failures_total").await >= 1.0);
+    let after_rooms = common::metric(addr, "mahjong_store_failures_total").await;
+    assert!(after_rooms >= 1.0);
+    // An HTTP request the store fails is answered 503 and counted the same way.
+    let (status, body) = common::http(addr, "GET", "/api/leaderboards/sichuan", None, None)
+        .await
+        .expect("an answer");
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (503, Some("store_unavailable")),
+        "{body}"
+    );
+    assert!(common::metric(addr, "mahjong_store_failures_total").await > after_rooms);
+    server.finish().await;
+}
+
+/// `/metrics` counts the rooms alive by the phase of their match, and times requests under
+/// their route's template (not the path with its ids).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn metrics_show_rooms_by_phase_and_requests_by_route() {
+    let server = common::sqlite_server().await;
+    let addr = server.addr;
+    let (_, _, table, _client) = common::alone_with_bots(addr, "sichuan", 1).await;
+    assert!(common::stored_hands(addr, &table).await.is_empty());
+    let (status, text) = common::http(addr, "GET", "/metrics", None, None)
+        .await
+        .expect("metrics");
+    assert_eq!(status, 200);
+    let text = text.as_str().unwrap_or_default().to_string();
+    assert!(
+        text.contains("mahjong_rooms{phase=\"playing\"} 1"),
+        "one room playing: {text}"
+    );
+    assert!(
+        text.contains("mahjong_rooms{phase=\"waiting\"} 0"),
+        "{text}"
+    );
+    let route = "route=\"/api/tables/{table}/hands\"";
+    assert!(
+        text.lines().any(
+            |l| l.starts_with("mahjong_http_request_duration_seconds_count")
+                && l.contains(route)
+                && l.contains("status=\"200\"")
+        ),
+        "the hands request under its template: {text}"
+    );
+    assert!(!text.contains(&table), "no id in a label: {text}");
     server.finish().await;
 }
 

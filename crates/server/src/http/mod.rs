@@ -66,11 +66,18 @@ pub struct ErrorBody {
 async fn metrics(
     State(state): State<AppState>,
 ) -> ([(axum::http::HeaderName, &'static str); 1], String) {
+    let (pool_open, pool_idle) = state.store.pool_use();
     (
         [(
             axum::http::header::CONTENT_TYPE,
             "text/plain; version=0.0.4",
         )],
-        state.metrics.render(state.lobby.rooms().len()),
+        state.metrics.render(&crate::metrics::Snapshot {
+            rooms_by_phase: crate::room::RoomPhase::count(
+                state.lobby.rooms().iter().map(|r| r.summary().phase),
+            ),
+            pool_open,
+            pool_idle,
+        }),
     )
 }

@@ -101,6 +101,7 @@ impl Room {
             hands_played: 0,
             closed_to_joins: false,
             clock: settings.clock,
+            phase: super::RoomPhase::Waiting,
         }));
         let room = Room {
             id,
@@ -204,7 +205,14 @@ impl Room {
                 conn,
                 id,
                 action,
-            } => self.act(&player, conn, id, action.into()).await,
+                received,
+            } => {
+                if self.act(&player, conn, id, action.into()).await {
+                    self.metrics
+                        .action_seconds
+                        .record(received.elapsed().as_secs_f64());
+                }
+            }
             Command::Watch { conn, tx } => {
                 if self.hold().is_some() {
                     // The snapshot would show the held window's events before they go out.
@@ -317,12 +325,14 @@ impl Room {
         Ok(i as u8)
     }
 
-    async fn act(&mut self, player: &store::PlayerId, conn: u64, id: u64, action: Action) {
+    /// A player's action: accepted (its events sent) and acknowledged, or refused with its
+    /// reason. True when accepted.
+    async fn act(&mut self, player: &store::PlayerId, conn: u64, id: u64, action: Action) -> bool {
         let Some(i) = self.seat_of(player) else {
-            return;
+            return false;
         };
         if self.seats[i].conn().is_none_or(|c| c.id != conn) {
-            return;
+            return false;
         }
         let outcome = match &self.prompts[i] {
             None => Err((
@@ -338,6 +348,7 @@ impl Room {
                 .await
                 .map_err(|e| (ErrorCode::Internal, e)),
         };
+        let accepted = outcome.is_ok();
         let message = match outcome {
             Ok(()) => ServerMessage::Ack { id },
             Err((code, message)) => ServerMessage::Error {
@@ -347,6 +358,7 @@ impl Room {
             },
         };
         self.seats[i].reply(message);
+        accepted
     }
 
     // ---- time ----

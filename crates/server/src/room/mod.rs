@@ -109,6 +109,59 @@ pub struct RoomSummary {
     pub closed_to_joins: bool,
     /// The room's thinking time and claim window.
     pub clock: Clock,
+    /// Where its match is.
+    pub phase: RoomPhase,
+}
+
+/// Where a room's match is, as `/metrics` counts rooms (`actor::phase::Phase` without what
+/// each phase holds).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RoomPhase {
+    /// No hand dealt yet.
+    Waiting,
+    /// A hand in play.
+    Playing,
+    /// A finished hand being written.
+    Storing,
+    /// Between hands.
+    Between,
+    /// The match is over; the room closes soon.
+    Closing,
+}
+
+impl RoomPhase {
+    /// Every phase, in the order of their discriminants.
+    pub const ALL: [RoomPhase; 5] = [
+        RoomPhase::Waiting,
+        RoomPhase::Playing,
+        RoomPhase::Storing,
+        RoomPhase::Between,
+        RoomPhase::Closing,
+    ];
+
+    /// Its name as a metric label.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RoomPhase::Waiting => "waiting",
+            RoomPhase::Playing => "playing",
+            RoomPhase::Storing => "storing",
+            RoomPhase::Between => "between_hands",
+            RoomPhase::Closing => "closing",
+        }
+    }
+
+    /// How many of `phases` are in each phase, every phase listed.
+    pub fn count(phases: impl Iterator<Item = RoomPhase>) -> Vec<(&'static str, usize)> {
+        let mut counts = [0usize; 5];
+        for p in phases {
+            counts[p as usize] += 1;
+        }
+        RoomPhase::ALL
+            .iter()
+            .zip(counts)
+            .map(|(p, n)| (p.as_str(), n))
+            .collect()
+    }
 }
 
 /// A request to a room.
@@ -152,6 +205,8 @@ pub enum Command {
         id: u64,
         /// The action.
         action: WireAction,
+        /// When its frame was read off the socket (for `mahjong_action_broadcast_seconds`).
+        received: std::time::Instant,
     },
     /// A spectator's connection: public events only, each due at its time.
     Watch {

@@ -66,9 +66,13 @@ async fn write(store: &Store, metrics: &Metrics, time: &TimeSource, mut job: Job
     let mut wait = Duration::from_millis(100);
     let hand_no = job.hand.hand_no;
     for attempt in 1u64.. {
+        let started = std::time::Instant::now();
         match attempt_once(store, &mut job).await {
             Ok(()) => {
                 bump(&metrics.hands_total);
+                metrics
+                    .hand_write_seconds
+                    .record(started.elapsed().as_secs_f64());
                 if attempt > 1 {
                     tracing::info!(hand = hand_no, attempt, "the finished hand is stored");
                 }

@@ -173,10 +173,14 @@ impl Room {
             action: serde_json::to_value(action).unwrap_or_default(),
             at: UnixMillis::now(),
         };
+        let started = std::time::Instant::now();
         if let Err(e) = self.store.append_actions(&self.id, &[entry]).await {
             crate::metrics::bump(&self.metrics.store_failures_total);
             return Err(format!("the action could not be logged: {e}"));
         }
+        self.metrics
+            .log_append_seconds
+            .record(started.elapsed().as_secs_f64());
         self.log_seq += 1;
         crate::metrics::bump(&self.metrics.actions_total);
         if by_bot
@@ -230,6 +234,7 @@ impl Room {
         let game = self.table.deal(seed);
         let events = game.events().to_vec();
         self.phase = Phase::Playing(Box::new(InPlay { game, hold: None }));
+        self.publish_summary();
         self.prompts = vec![None; self.seats.len()];
         self.banks = vec![self.settings.clock.bank_ms; self.seats.len()];
         self.distribute(&events);
@@ -317,6 +322,7 @@ impl Room {
         }));
         self.prompts = vec![None; self.seats.len()];
         self.escaped_in_hand.clear();
+        self.publish_summary();
     }
 
     /// The writer answered: the result goes out, and the table moves on to its next hand or

@@ -53,6 +53,18 @@ pub(super) struct Storing {
 }
 
 impl Phase {
+    /// The phase without what it holds, as the lobby and `/metrics` see it.
+    pub(super) fn kind(&self) -> super::super::RoomPhase {
+        use super::super::RoomPhase as K;
+        match self {
+            Phase::Waiting { .. } => K::Waiting,
+            Phase::Playing(_) => K::Playing,
+            Phase::Storing(_) => K::Storing,
+            Phase::Between { .. } => K::Between,
+            Phase::Closing { .. } => K::Closing,
+        }
+    }
+
     /// The phase of a room built from a stored table: the hand in play if there is one, the
     /// next deal due now if hands were played, else waiting for players until `until`.
     pub(super) fn start(

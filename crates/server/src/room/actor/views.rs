@@ -221,6 +221,7 @@ impl Room {
             s.seats = seats;
             s.hands_played = self.hand_no();
             s.closed_to_joins = full || self.is_over();
+            s.phase = self.phase.kind();
         }
     }
 
