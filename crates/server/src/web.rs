@@ -15,99 +15,101 @@ use axum::http::header::{
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use sha2::{Digest, Sha256};
 
-/// One file of the client.
-#[derive(Clone, Copy, Debug)]
-pub struct Asset {
-    /// The path it is served at.
-    pub path: &'static str,
-    /// Its `Content-Type`.
-    pub content_type: &'static str,
-    /// Its bytes.
-    pub body: &'static [u8],
-}
+/// The client's files, built into the binary (in every profile, so tests serve exactly what
+/// a release serves). The folder's README is for its developers, not served.
+#[derive(rust_embed::Embed)]
+#[folder = "../../web/"]
+#[exclude = "README.md"]
+struct Client;
 
 const HTML: &str = "text/html; charset=utf-8";
-const CSS: &str = "text/css; charset=utf-8";
-const JS: &str = "text/javascript; charset=utf-8";
-const SVG: &str = "image/svg+xml";
-
-macro_rules! asset {
-    ($path:literal, $file:literal, $type:expr) => {
-        Asset {
-            path: $path,
-            content_type: $type,
-            body: include_bytes!(concat!("../../../web/", $file)),
-        }
-    };
-}
-
-/// Every file of the client, by the path it is served at (`/` is `index.html`).
-pub const ASSETS: &[Asset] = &[
-    asset!("/", "index.html", HTML),
-    asset!("/index.html", "index.html", HTML),
-    asset!("/style.css", "style.css", CSS),
-    asset!("/favicon.svg", "favicon.svg", SVG),
-    asset!("/js/api.js", "js/api.js", JS),
-    asset!("/js/board.js", "js/board.js", JS),
-    asset!("/js/dom.js", "js/dom.js", JS),
-    asset!("/js/lobby.js", "js/lobby.js", JS),
-    asset!("/js/main.js", "js/main.js", JS),
-    asset!("/js/model.js", "js/model.js", JS),
-    asset!("/js/replay.js", "js/replay.js", JS),
-    asset!("/js/socket.js", "js/socket.js", JS),
-    asset!("/js/table.js", "js/table.js", JS),
-    asset!("/js/tiles.js", "js/tiles.js", JS),
-];
 
 /// What the page may load: its own scripts, styles and images, and connections (HTTP and
 /// WebSocket) to this server; nothing from elsewhere, no plugins, no framing.
 const POLICY: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
      connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-/// The client's routes, one per file.
+/// The client's routes, one per file (`/` is `index.html`): only the client's own paths are
+/// routed here, so an unknown path still finds the API's 404.
 pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
     let mut router = Router::new();
-    for asset in ASSETS {
-        let etag = etag(asset.body);
+    for name in Client::iter() {
+        let Some(file) = Client::get(&name) else {
+            continue;
+        };
+        let served = Served::of(&file);
+        let path = format!("/{name}");
+        if name == "index.html" {
+            let index = served.clone();
+            router = router.route(
+                "/",
+                get(move |headers: HeaderMap| async move { index.respond(&headers) }),
+            );
+        }
         router = router.route(
-            asset.path,
-            get(move |headers: HeaderMap| async move { respond(asset, &etag, &headers) }),
+            &path,
+            get(move |headers: HeaderMap| async move { served.respond(&headers) }),
         );
     }
     router
 }
 
-/// A strong validator: the first 16 hex digits of the body's SHA-256, quoted.
-fn etag(body: &[u8]) -> HeaderValue {
-    let digest = Sha256::digest(body);
-    let hex = crate::auth::hex(&digest[..8]);
-    HeaderValue::from_str(&format!("\"{hex}\"")).unwrap_or(HeaderValue::from_static("\"0\""))
+/// A file as it is answered.
+#[derive(Clone)]
+struct Served {
+    body: axum::body::Bytes,
+    content_type: HeaderValue,
+    etag: HeaderValue,
+    html: bool,
 }
 
-fn respond(asset: &Asset, etag: &HeaderValue, request: &HeaderMap) -> Response {
-    let mut headers = HeaderMap::new();
-    headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-    headers.insert(ETAG, etag.clone());
-    headers.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
-    let fresh = request
-        .get_all(IF_NONE_MATCH)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(','))
-        .any(|tag| {
-            let tag = tag.trim();
-            tag == "*" || tag.trim_start_matches("W/").as_bytes() == etag.as_bytes()
-        });
-    if fresh {
-        return (StatusCode::NOT_MODIFIED, headers).into_response();
+impl Served {
+    fn of(file: &rust_embed::EmbeddedFile) -> Served {
+        let mime = file.metadata.mimetype();
+        let content_type = if mime.starts_with("text/") && !mime.contains("charset") {
+            format!("{mime}; charset=utf-8")
+        } else {
+            mime.to_string()
+        };
+        Served {
+            body: axum::body::Bytes::from(file.data.to_vec()),
+            html: content_type == HTML,
+            content_type: HeaderValue::from_str(&content_type)
+                .unwrap_or(HeaderValue::from_static("application/octet-stream")),
+            etag: etag(&file.metadata.sha256_hash()),
+        }
     }
-    headers.insert(CONTENT_TYPE, HeaderValue::from_static(asset.content_type));
-    if asset.content_type == HTML {
-        headers.insert(CONTENT_SECURITY_POLICY, HeaderValue::from_static(POLICY));
+
+    fn respond(&self, request: &HeaderMap) -> Response {
+        let mut headers = HeaderMap::new();
+        headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+        headers.insert(ETAG, self.etag.clone());
+        headers.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+        let fresh = request
+            .get_all(IF_NONE_MATCH)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(','))
+            .any(|tag| {
+                let tag = tag.trim();
+                tag == "*" || tag.trim_start_matches("W/").as_bytes() == self.etag.as_bytes()
+            });
+        if fresh {
+            return (StatusCode::NOT_MODIFIED, headers).into_response();
+        }
+        headers.insert(CONTENT_TYPE, self.content_type.clone());
+        if self.html {
+            headers.insert(CONTENT_SECURITY_POLICY, HeaderValue::from_static(POLICY));
+        }
+        (StatusCode::OK, headers, self.body.clone()).into_response()
     }
-    (StatusCode::OK, headers, asset.body).into_response()
+}
+
+/// A strong validator: the first 16 hex digits of the body's SHA-256, quoted.
+fn etag(sha256: &[u8; 32]) -> HeaderValue {
+    let hex = crate::auth::hex(&sha256[..8]);
+    HeaderValue::from_str(&format!("\"{hex}\"")).unwrap_or(HeaderValue::from_static("\"0\""))
 }
 
 #[cfg(test)]
@@ -127,13 +129,14 @@ mod tests {
         }
     }
 
-    /// Every file in `web/` (but its README) is built in, so adding one without listing it
-    /// here fails.
+    /// Every file in `web/` (but its README) is built in, byte for byte, with the content
+    /// type a browser needs to run it.
     #[test]
     fn every_client_file_is_embedded() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web");
         let mut found = Vec::new();
         files(&root, &mut found);
+        assert!(found.len() >= 5, "the client's files");
         for file in found {
             let rel = file
                 .strip_prefix(&root)
@@ -141,27 +144,32 @@ mod tests {
                 .to_string_lossy()
                 .replace('\\', "/");
             if rel == "README.md" {
+                assert!(Client::get(&rel).is_none(), "the README is not served");
                 continue;
             }
-            let served = format!("/{rel}");
-            let asset = ASSETS
-                .iter()
-                .find(|a| a.path == served)
-                .unwrap_or_else(|| panic!("web/{rel} is not in web::ASSETS"));
+            let embedded = Client::get(&rel).unwrap_or_else(|| panic!("web/{rel} is not built in"));
             let on_disk = std::fs::read(&file).expect("read the file");
-            assert_eq!(asset.body, on_disk.as_slice(), "web/{rel}");
+            assert_eq!(embedded.data.as_ref(), on_disk.as_slice(), "web/{rel}");
+            let served = Served::of(&embedded);
+            let expected = match rel.rsplit('.').next() {
+                Some("html") => HTML,
+                Some("css") => "text/css; charset=utf-8",
+                Some("js") => "text/javascript; charset=utf-8",
+                Some("svg") => "image/svg+xml",
+                other => panic!("web/{rel}: no content type expected for {other:?}"),
+            };
+            assert_eq!(served.content_type, expected, "web/{rel}");
         }
     }
 
     #[test]
     fn a_matching_etag_is_not_modified() {
-        let asset = &ASSETS[0];
-        let tag = etag(asset.body);
+        let index = Served::of(&Client::get("index.html").expect("index.html"));
         let mut request = HeaderMap::new();
-        request.insert(IF_NONE_MATCH, tag.clone());
-        let answer = respond(asset, &tag, &request);
+        request.insert(IF_NONE_MATCH, index.etag.clone());
+        let answer = index.respond(&request);
         assert_eq!(answer.status(), StatusCode::NOT_MODIFIED);
-        let answer = respond(asset, &tag, &HeaderMap::new());
+        let answer = index.respond(&HeaderMap::new());
         assert_eq!(answer.status(), StatusCode::OK);
         assert_eq!(answer.headers()[CONTENT_TYPE], HTML);
         assert!(answer.headers().contains_key(CONTENT_SECURITY_POLICY));
