@@ -60,8 +60,14 @@ pub async fn enqueue(
             .lock()
             .map_err(|_| ApiError::Internal("the queue is unavailable".into()))?;
         let queue = queues.entry(key.clone()).or_default();
-        // A player queues once: a newer request replaces the older one.
-        queue.retain(|w| w.player.id != player.id && !w.reply.is_closed());
+        // A player queues once: a newer request replaces the older one, which is told so
+        // (a conflict of the client's own making, not a failure of the server's).
+        for replaced in queue.extract_if(.., |w| w.player.id == player.id) {
+            let _ = replaced.reply.send(Err(ApiError::Conflict(
+                "replaced by a newer quick-match request of the same player".into(),
+            )));
+        }
+        queue.retain(|w| !w.reply.is_closed());
         queue.push(Waiter {
             player,
             since: now,

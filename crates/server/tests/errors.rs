@@ -117,3 +117,43 @@ async fn every_error_is_json_with_a_code_and_a_message() {
     assert!(checked >= 3 * paths.len(), "only {checked} errors checked");
     server.finish().await;
 }
+
+/// A quick-match request that a newer one of the same player replaced in the queue is answered
+/// 409 `conflict`, as the document says: the client's own doing, not a failure of the server's
+/// (it was 500 `internal`, with an error logged).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_replaced_quick_match_request_is_a_conflict() {
+    // Nobody is seated with bots while the test looks.
+    let server = common::sqlite_server_with(|c| c.quick_fill_ms = 60_000).await;
+    let addr = server.addr;
+    let (_, token) = common::guest(addr, "急").await;
+    let ask = || {
+        let token = token.clone();
+        tokio::spawn(async move {
+            common::http(
+                addr,
+                "POST",
+                "/api/quickmatch",
+                Some(&token),
+                Some(serde_json::json!({"ruleset": "sichuan"})),
+            )
+            .await
+        })
+    };
+    let first = ask();
+    let queues = server.running.state.queues.clone();
+    common::eventually("the first request waits", async || {
+        queues.waiting("sichuan") == 1
+    })
+    .await;
+    let second = ask();
+    let (status, body) = first
+        .await
+        .expect("the first request's task")
+        .expect("an answer");
+    assert_eq!(status, 409, "{body}");
+    assert_eq!(body["code"], "conflict", "{body}");
+    assert_eq!(queues.waiting("sichuan"), 1, "the newer request waits on");
+    second.abort();
+    server.finish().await;
+}
