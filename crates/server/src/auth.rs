@@ -57,9 +57,8 @@ impl FromRequestParts<AppState> for Authed {
             .headers
             .get(axum::http::header::AUTHORIZATION)
             .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.strip_prefix("Bearer "))
+            .and_then(bearer_token)
             .ok_or(ApiError::Unauthorized)?;
-        let token = token.trim();
         let player = player_of(state, token)
             .await?
             .ok_or(ApiError::Unauthorized)?;
@@ -67,5 +66,30 @@ impl FromRequestParts<AppState> for Authed {
             player,
             token: hash(token),
         })
+    }
+}
+
+/// The token of an `Authorization` value of the `Bearer` scheme. The scheme's name is matched
+/// without regard to case, as HTTP's authentication schemes are (RFC 9110, 11.1), so a client
+/// generated from the document's `http`/`bearer` scheme that writes `bearer` is understood.
+fn bearer_token(value: &str) -> Option<&str> {
+    let (scheme, token) = value.trim_start().split_once(' ')?;
+    scheme
+        .eq_ignore_ascii_case("bearer")
+        .then_some(token.trim())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bearer_token;
+
+    #[test]
+    fn the_bearer_scheme_is_matched_without_regard_to_case() {
+        assert_eq!(bearer_token("Bearer abc"), Some("abc"));
+        assert_eq!(bearer_token("bearer  abc "), Some("abc"));
+        assert_eq!(bearer_token("BEARER abc"), Some("abc"));
+        assert_eq!(bearer_token("Basic abc"), None);
+        assert_eq!(bearer_token("Bearerabc"), None);
+        assert_eq!(bearer_token("Bearer"), None);
     }
 }
