@@ -172,18 +172,10 @@ pub enum ServeError {
 
 /// The whole application's routes.
 pub fn router(state: AppState) -> Router {
-    let (api, doc) = http::routes().split_for_parts();
-    let doc = Arc::new(doc);
+    let (api, _) = http::routes().split_for_parts();
     // Answers with bodies are compressed for clients that ask (gzip); the WebSocket upgrades
     // are routed after, out of its reach, as their 101 answers must stay as they are.
     let pages = api
-        .route(
-            "/api/openapi.json",
-            get(move || {
-                let doc = doc.clone();
-                async move { axum::Json(doc.as_ref().clone()) }
-            }),
-        )
         .merge(web::routes())
         .layer(tower_http::compression::CompressionLayer::new());
     // A request may take as long as a quick match waits for players, and some more.

@@ -8,21 +8,32 @@ use store::{PlayerId, UnixMillis};
 use utoipa::ToSchema;
 
 use super::ErrorBody;
+use super::doc::{
+    InternalErrors, JsonBodyErrors, RateLimitErrors, SessionErrors, UnavailableErrors,
+};
 use crate::AppState;
 use crate::auth::{Authed, new_token};
 use crate::error::ApiError;
 
 #[derive(Deserialize, ToSchema)]
 pub(super) struct SignUp {
+    /// The name others see: 1 to 24 characters once surrounding spaces are trimmed, without
+    /// control characters.
+    #[schema(min_length = 1, max_length = 24)]
     display_name: String,
 }
 
+/// A session: who it signs in, and its token.
 #[derive(Serialize, ToSchema)]
 pub(super) struct SignedIn {
-    #[schema(value_type = String)]
+    /// The player's id.
+    #[schema(value_type = String, format = "uuid")]
     player: PlayerId,
+    /// The name others see, trimmed.
     display_name: String,
+    /// The session token (64 hex digits): send it as `Authorization: Bearer <token>`.
     token: String,
+    /// When the token stops working, in Unix milliseconds.
     expires_ms: i64,
 }
 
@@ -41,7 +52,19 @@ fn display_name(raw: &str) -> Result<String, ApiError> {
 }
 
 /// Signs up a guest and issues a session token (send it as `Authorization: Bearer <token>`).
-#[utoipa::path(post, path = "/api/guests", request_body = SignUp, responses((status = 201, body = SignedIn), (status = 400, body = ErrorBody)))]
+#[utoipa::path(
+    post,
+    path = "/api/guests",
+    request_body = SignUp,
+    responses(
+        (status = 201, description = "signed up, with a fresh session", body = SignedIn),
+        (status = 400, description = "`bad_request`: `display_name` is empty or over 24 characters once trimmed, or holds a control character; or the body is not JSON", body = ErrorBody),
+        JsonBodyErrors,
+        RateLimitErrors,
+        InternalErrors,
+        UnavailableErrors,
+    )
+)]
 pub(super) async fn sign_up(
     State(state): State<AppState>,
     Json(body): Json<SignUp>,
@@ -73,7 +96,17 @@ async fn issue_session(state: &AppState, player: store::Player) -> Result<Signed
 
 /// Signs in again with a valid token: a fresh token is issued with a new expiry and the old one
 /// stops working (guests keep their account by renewing before it expires).
-#[utoipa::path(post, path = "/api/sessions", responses((status = 201, body = SignedIn), (status = 401, body = ErrorBody)))]
+#[utoipa::path(
+    post,
+    path = "/api/sessions",
+    security(("bearer" = [])),
+    responses(
+        (status = 201, description = "a fresh session; the old token no longer works", body = SignedIn),
+        SessionErrors,
+        InternalErrors,
+        UnavailableErrors,
+    )
+)]
 pub(super) async fn renew_session(
     State(state): State<AppState>,
     authed: Authed,
@@ -85,7 +118,16 @@ pub(super) async fn renew_session(
 }
 
 /// Signs out: the token stops working.
-#[utoipa::path(delete, path = "/api/sessions", responses((status = 204, description = "signed out"), (status = 401, body = ErrorBody)))]
+#[utoipa::path(
+    delete,
+    path = "/api/sessions",
+    security(("bearer" = [])),
+    responses(
+        (status = 204, description = "signed out: the token no longer works, and the sockets opened with it close"),
+        SessionErrors,
+        UnavailableErrors,
+    )
+)]
 pub(super) async fn sign_out(
     State(state): State<AppState>,
     authed: Authed,
@@ -99,14 +141,26 @@ pub(super) async fn sign_out(
 /// A player as the API shows one.
 #[derive(Serialize, ToSchema)]
 pub(super) struct PlayerOut {
-    #[schema(value_type = String)]
+    /// The player's id.
+    #[schema(value_type = String, format = "uuid")]
     id: PlayerId,
+    /// The name others see.
     display_name: String,
+    /// When the player signed up, in Unix milliseconds.
     created_ms: i64,
 }
 
 /// The signed-in player.
-#[utoipa::path(get, path = "/api/me", responses((status = 200, body = PlayerOut), (status = 401, body = ErrorBody)))]
+#[utoipa::path(
+    get,
+    path = "/api/me",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "the player the token signs in", body = PlayerOut),
+        SessionErrors,
+        UnavailableErrors,
+    )
+)]
 pub(super) async fn me(
     State(state): State<AppState>,
     authed: Authed,

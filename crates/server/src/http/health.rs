@@ -19,7 +19,11 @@ use crate::http::ErrorBody;
 const READY_WITHIN: Duration = Duration::from_secs(1);
 
 /// Whether the process is alive.
-#[utoipa::path(get, path = "/healthz", responses((status = 200, description = "`ok`", body = String)))]
+#[utoipa::path(
+    get,
+    path = "/healthz",
+    responses((status = 200, description = "`ok`: the process is alive", body = String, content_type = "text/plain"))
+)]
 pub(super) async fn health() -> &'static str {
     "ok"
 }

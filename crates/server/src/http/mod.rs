@@ -1,20 +1,26 @@
 //! The HTTP API: guests, rulesets, rooms, the lobby, histories, leaderboards, probes.
 
+use std::sync::OnceLock;
+
+use axum::Json;
 use axum::extract::State;
-use serde::Serialize;
-use utoipa::{OpenApi, ToSchema};
+use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::AppState;
 
 mod accounts;
+mod doc;
 mod health;
 mod records;
 mod rooms;
 mod rulesets;
 mod scoring;
 
+use doc::Components;
+
+pub use doc::ErrorBody;
 pub use rooms::Seated;
 
 /// The API's routes.
@@ -23,6 +29,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(health::health))
         .routes(routes!(health::ready))
         .routes(routes!(metrics))
+        .routes(routes!(openapi_json))
         .routes(routes!(accounts::sign_up))
         .routes(routes!(accounts::renew_session, accounts::sign_out))
         .routes(routes!(accounts::me))
@@ -39,30 +46,36 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(scoring::score))
 }
 
-/// The document's frame; every path is added from its handler's annotation.
+/// The document's frame; every path is added from its handler's annotation, and
+/// [`doc::Components`] adds the shared error answers and the bearer scheme.
 #[derive(utoipa::OpenApi)]
 #[openapi(
     info(
         title = "mahjong server",
-        description = "HTTP API of the authoritative mahjong server. Play happens over WebSockets: see proto/README.md."
+        description = "HTTP API of the authoritative mahjong server. Play happens over WebSockets: see proto/README.md.\n\nThe routes marked with the `bearer` scheme need `Authorization: Bearer <token>`, the token of `POST /api/guests` or `POST /api/sessions`. Every error is `{\"code\", \"message\"}` JSON (`ErrorBody`) with the status each operation lists; besides those, an unknown route is answered 404 `not_found` and a method a path does not list 405 `method_not_allowed` with `Allow`."
     ),
-    components(schemas(ErrorBody))
+    modifiers(&Components),
+    components(schemas(ErrorBody, doc::RulesetName, doc::BotLevel))
 )]
 struct ApiDoc;
 
-/// An error answer.
-#[derive(Serialize, ToSchema)]
-pub struct ErrorBody {
-    /// `bad_request`, `unauthorized`, `not_found`, `method_not_allowed`, `conflict`,
-    /// `too_large`, `unsupported_media_type`, `unprocessable`, `store_unavailable`,
-    /// `not_ready` or `internal`.
-    pub code: String,
-    /// For people.
-    pub message: String,
+/// The OpenAPI 3.1 document of this API, built once from the annotated handlers.
+#[utoipa::path(
+    get,
+    path = "/api/openapi.json",
+    responses((status = 200, description = "the OpenAPI 3.1 document of this API", body = Object))
+)]
+async fn openapi_json() -> Json<&'static utoipa::openapi::OpenApi> {
+    static DOCUMENT: OnceLock<utoipa::openapi::OpenApi> = OnceLock::new();
+    Json(DOCUMENT.get_or_init(crate::openapi))
 }
 
 /// Counters and process figures in the Prometheus text format.
-#[utoipa::path(get, path = "/metrics", responses((status = 200, description = "Prometheus text", body = String, content_type = "text/plain")))]
+#[utoipa::path(
+    get,
+    path = "/metrics",
+    responses((status = 200, description = "Prometheus text (format 0.0.4)", body = String, content_type = "text/plain"))
+)]
 async fn metrics(
     State(state): State<AppState>,
 ) -> ([(axum::http::HeaderName, &'static str); 1], String) {

@@ -8,6 +8,7 @@ use store::{Page, Period, PlayerId, Ranking, TableId, UnixMillis};
 use utoipa::ToSchema;
 
 use super::ErrorBody;
+use super::doc::{RulesetName, UnavailableErrors};
 use crate::AppState;
 use crate::error::ApiError;
 
@@ -16,7 +17,16 @@ fn table_id(raw: &str) -> Result<TableId, ApiError> {
 }
 
 /// A table's finished hands: seed, dealer, ending, per-seat deltas, settlement.
-#[utoipa::path(get, path = "/api/tables/{table}/hands", params(("table" = String, Path, description = "table id")), responses((status = 200, body = Vec<HandOut>), (status = 400, body = ErrorBody)))]
+#[utoipa::path(
+    get,
+    path = "/api/tables/{table}/hands",
+    params(("table" = String, Path, format = "uuid", description = "table id")),
+    responses(
+        (status = 200, description = "the table's finished hands, oldest first (none for a table that finished none, or that is not known)", body = Vec<HandOut>),
+        (status = 400, description = "`bad_request`: `table` is not a table id", body = ErrorBody),
+        UnavailableErrors,
+    )
+)]
 pub(super) async fn table_hands(
     State(state): State<AppState>,
     Path(table): Path<String>,
@@ -29,32 +39,39 @@ pub(super) async fn table_hands(
 /// A stored hand as the API shows it.
 #[derive(Serialize, ToSchema)]
 pub(super) struct HandOut {
-    #[schema(value_type = String)]
+    /// The table.
+    #[schema(value_type = String, format = "uuid")]
     table: TableId,
+    /// The hand's number at its table, from 0.
     hand_no: u64,
+    /// The ruleset preset id.
     ruleset: String,
     /// The seed, in decimal (it does not fit a JSON number exactly).
     seed: String,
+    /// The dealer's seat.
     dealer: u8,
     /// `self_draw`, `discard`, `multi_win` or `drawn`.
     ending: String,
+    /// Each seat's player and score change, by seat.
     seats: Vec<SeatOut>,
     /// The settlement as `hand_over` shows it (`fans`, `extras`, `deltas`).
     #[schema(value_type = Object)]
     settlement: serde_json::Value,
+    /// When the hand finished, in Unix milliseconds.
     finished_ms: i64,
     /// The replay record (ruleset, options, seed, dealer, actions); only for one hand.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<Object>)]
+    #[schema(value_type = Object)]
     record: Option<serde_json::Value>,
 }
 
 /// One seat of a stored hand.
 #[derive(Serialize, ToSchema)]
 pub(super) struct SeatOut {
-    /// The player (absent for a bot).
-    #[schema(value_type = Option<String>)]
+    /// The player (null for a bot, and for a seat whose player had escaped).
+    #[schema(value_type = Option<String>, format = "uuid", required = true)]
     player: Option<PlayerId>,
+    /// The seat's score change.
     delta: i64,
 }
 
@@ -83,7 +100,20 @@ impl HandOut {
 }
 
 /// One hand with its replay record.
-#[utoipa::path(get, path = "/api/tables/{table}/hands/{hand}", params(("table" = String, Path, description = "table id"), ("hand" = u64, Path, description = "hand number, from 0")), responses((status = 200, body = HandOut), (status = 404, body = ErrorBody)))]
+#[utoipa::path(
+    get,
+    path = "/api/tables/{table}/hands/{hand}",
+    params(
+        ("table" = String, Path, format = "uuid", description = "table id"),
+        ("hand" = u64, Path, description = "hand number, from 0"),
+    ),
+    responses(
+        (status = 200, description = "the hand, with its replay `record`", body = HandOut),
+        (status = 400, description = "`bad_request`: `table` is not a table id, or `hand` not a number from 0 to 2^63 - 1", body = ErrorBody),
+        (status = 404, description = "`not_found`: no such hand was finished at this table", body = ErrorBody),
+        UnavailableErrors,
+    )
+)]
 pub(super) async fn hand_replay(
     State(state): State<AppState>,
     Path((table, hand)): Path<(String, u64)>,
@@ -93,31 +123,67 @@ pub(super) async fn hand_replay(
     Ok(Json(HandOut::of(&summary, Some(record))))
 }
 
+/// A page of a long list, as a query gives it.
 #[derive(Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 pub(super) struct PageQuery {
+    /// Rows to skip (default 0).
     #[serde(default)]
+    #[param(default = 0)]
     offset: u64,
+    /// Rows to return: 1 to 200 (default 50). A value outside is refused (400), not clamped.
     #[serde(default = "default_limit")]
+    #[param(minimum = 1, maximum = 200, default = 50)]
     limit: u32,
 }
+
+// The range the document gives `limit` is the one `page` enforces.
+const _: () = assert!(
+    Page::MAX_LIMIT == 200,
+    "update `limit`'s documented maximum"
+);
 
 fn default_limit() -> u32 {
     50
 }
 
+/// The page a query asks for, refused with 400 when `limit` is outside 1 to
+/// [`Page::MAX_LIMIT`] or `offset` past what the database counts: a client that asks for
+/// 1,000 rows learns the maximum rather than silently getting fewer.
+fn page(offset: u64, limit: u32) -> Result<Page, ApiError> {
+    if !(1..=Page::MAX_LIMIT).contains(&limit) {
+        return Err(ApiError::BadRequest(format!(
+            "limit must be 1 to {}, not {limit}",
+            Page::MAX_LIMIT
+        )));
+    }
+    if i64::try_from(offset).is_err() {
+        return Err(ApiError::BadRequest(format!(
+            "offset must be at most {}, not {offset}",
+            i64::MAX
+        )));
+    }
+    Ok(Page { offset, limit })
+}
+
 /// A player's hands, newest first.
-#[utoipa::path(get, path = "/api/players/{player}/history", params(("player" = String, Path, description = "player id"), PageQuery), responses((status = 200, body = Vec<HistoryRow>), (status = 400, body = ErrorBody)))]
+#[utoipa::path(
+    get,
+    path = "/api/players/{player}/history",
+    params(("player" = String, Path, format = "uuid", description = "player id"), PageQuery),
+    responses(
+        (status = 200, description = "the page of the player's hands, newest first (none for a player who finished none, or who is not known)", body = Vec<HistoryRow>),
+        (status = 400, description = "`bad_request`: `player` is not a player id, or `offset` or `limit` is not a number in its range", body = ErrorBody),
+        UnavailableErrors,
+    )
+)]
 pub(super) async fn history(
     State(state): State<AppState>,
     Path(player): Path<String>,
-    Query(page): Query<PageQuery>,
+    Query(query): Query<PageQuery>,
 ) -> Result<Json<Vec<HistoryRow>>, ApiError> {
     let player = PlayerId::parse(&player).map_err(|e| ApiError::BadRequest(e.to_string()))?;
-    let page = Page {
-        offset: page.offset,
-        limit: page.limit,
-    };
+    let page = page(query.offset, query.limit)?;
     let rows = state.store.player_history(&player, page).await?;
     Ok(Json(
         rows.into_iter()
@@ -135,7 +201,16 @@ pub(super) async fn history(
 
 /// The escapes (逃跑) recorded against a player, oldest first, with the ruleset's penalty
 /// (0 where the rules set none).
-#[utoipa::path(get, path = "/api/players/{player}/escapes", params(("player" = String, Path, description = "player id")), responses((status = 200, body = Vec<EscapeRow>), (status = 400, body = ErrorBody)))]
+#[utoipa::path(
+    get,
+    path = "/api/players/{player}/escapes",
+    params(("player" = String, Path, format = "uuid", description = "player id")),
+    responses(
+        (status = 200, description = "the player's escapes, oldest first (none for a player who never escaped, or who is not known)", body = Vec<EscapeRow>),
+        (status = 400, description = "`bad_request`: `player` is not a player id", body = ErrorBody),
+        UnavailableErrors,
+    )
+)]
 pub(super) async fn escapes(
     State(state): State<AppState>,
     Path(player): Path<String>,
@@ -156,7 +231,8 @@ pub(super) async fn escapes(
 /// One escape of a player.
 #[derive(Serialize, ToSchema)]
 pub(super) struct EscapeRow {
-    #[schema(value_type = String)]
+    /// The table.
+    #[schema(value_type = String, format = "uuid")]
     table: TableId,
     /// The hand it happened in.
     hand_no: u64,
@@ -167,12 +243,18 @@ pub(super) struct EscapeRow {
 /// One hand of a player's history.
 #[derive(Serialize, ToSchema)]
 pub(super) struct HistoryRow {
-    #[schema(value_type = String)]
+    /// The table.
+    #[schema(value_type = String, format = "uuid")]
     table: TableId,
+    /// The hand's number at its table, from 0.
     hand_no: u64,
+    /// The ruleset preset id.
     ruleset: String,
+    /// The player's seat.
     seat: u8,
+    /// The player's score change.
     delta: i64,
+    /// When the hand finished, in Unix milliseconds.
     finished_ms: i64,
 }
 
@@ -181,37 +263,97 @@ pub(super) struct HistoryRow {
 pub(super) struct BoardRow {
     /// 1 for the best; equal values share a rank.
     rank: u64,
-    #[schema(value_type = String)]
+    /// The player.
+    #[schema(value_type = String, format = "uuid")]
     player: PlayerId,
+    /// The name others see.
     display_name: String,
     /// Total score in the period, escape penalties subtracted.
     score: i64,
+    /// Hands played in the period.
     hands: u64,
+    /// The player's rating now.
     rating: f64,
 }
 
+/// A leaderboard's query.
 #[derive(Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 pub(super) struct BoardQuery {
-    #[serde(default = "default_period")]
-    period: String,
-    #[serde(default = "default_by")]
-    by: String,
+    /// The hands counted: `all` (default), this `month`'s (since the 1st, 00:00 UTC) or this
+    /// `week`'s (since Monday, 00:00 UTC).
     #[serde(default)]
+    #[param(inline)]
+    period: PeriodName,
+    /// What ranks: total `score` (default) or `rating`.
+    #[serde(default)]
+    #[param(inline)]
+    by: RankingName,
+    /// Rows to skip (default 0).
+    #[serde(default)]
+    #[param(default = 0)]
     offset: u64,
+    /// Rows to return: 1 to 200 (default 50). A value outside is refused (400), not clamped.
     #[serde(default = "default_limit")]
+    #[param(minimum = 1, maximum = 200, default = 50)]
     limit: u32,
 }
 
-fn default_period() -> String {
-    "all".into()
+/// A leaderboard's period, as a query names it.
+#[derive(Clone, Copy, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub(super) enum PeriodName {
+    /// Every hand.
+    #[default]
+    #[serde(alias = "all_time")]
+    All,
+    /// Since the first of this month, 00:00 UTC.
+    Month,
+    /// Since this Monday, 00:00 UTC.
+    Week,
 }
-fn default_by() -> String {
-    "score".into()
+
+impl From<PeriodName> for Period {
+    fn from(p: PeriodName) -> Period {
+        match p {
+            PeriodName::All => Period::AllTime,
+            PeriodName::Month => Period::Month,
+            PeriodName::Week => Period::Week,
+        }
+    }
+}
+
+/// What a leaderboard ranks by, as a query names it.
+#[derive(Clone, Copy, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub(super) enum RankingName {
+    /// Total score, escape penalties subtracted.
+    #[default]
+    Score,
+    /// Rating.
+    Rating,
+}
+
+impl From<RankingName> for Ranking {
+    fn from(r: RankingName) -> Ranking {
+        match r {
+            RankingName::Score => Ranking::Score,
+            RankingName::Rating => Ranking::Rating,
+        }
+    }
 }
 
 /// A ruleset's leaderboard over a period, by total score or by rating.
-#[utoipa::path(get, path = "/api/leaderboards/{ruleset}", params(("ruleset" = String, Path, description = "ruleset preset id"), BoardQuery), responses((status = 200, body = Vec<BoardRow>), (status = 400, body = ErrorBody)))]
+#[utoipa::path(
+    get,
+    path = "/api/leaderboards/{ruleset}",
+    params(("ruleset" = RulesetName, Path, description = "ruleset preset id"), BoardQuery),
+    responses(
+        (status = 200, description = "the page of the leaderboard, best first", body = Vec<BoardRow>),
+        (status = 400, description = "`bad_request`: an unknown ruleset, `period` or `by`, or `offset` or `limit` not a number in its range", body = ErrorBody),
+        UnavailableErrors,
+    )
+)]
 pub(super) async fn leaderboard(
     State(state): State<AppState>,
     Path(ruleset): Path<String>,
@@ -220,23 +362,16 @@ pub(super) async fn leaderboard(
     let id: engine::RulesetId = ruleset
         .parse()
         .map_err(|e| ApiError::BadRequest(format!("{e}")))?;
-    let period: Period = q.period.parse()?;
-    let ranking = match q.by.as_str() {
-        "score" => Ranking::Score,
-        "rating" => Ranking::Rating,
-        other => {
-            return Err(ApiError::BadRequest(format!(
-                "by `{other}`: expected score or rating"
-            )));
-        }
-    };
-    let page = Page {
-        offset: q.offset,
-        limit: q.limit,
-    };
+    let page = page(q.offset, q.limit)?;
     let rows = state
         .store
-        .leaderboard(&id.to_string(), period, ranking, page, UnixMillis::now())
+        .leaderboard(
+            &id.to_string(),
+            q.period.into(),
+            q.by.into(),
+            page,
+            UnixMillis::now(),
+        )
         .await?;
     Ok(Json(
         rows.into_iter()

@@ -9,6 +9,10 @@ use store::TableId;
 use utoipa::ToSchema;
 
 use super::ErrorBody;
+use super::doc::{
+    BotLevel, InternalErrors, JsonBodyErrors, RateLimitErrors, RulesetName, SessionErrors,
+    UnavailableErrors,
+};
 use crate::AppState;
 use crate::RoomSpec;
 use crate::auth::Authed;
@@ -18,33 +22,44 @@ use crate::room::{self, Command, Occupant};
 #[derive(Deserialize, ToSchema)]
 pub(super) struct CreateRoom {
     /// Ruleset preset id (`sichuan`, `sichuan-xuezhan`, `sichuan-xuezhan-9` …).
+    #[schema(value_type = RulesetName)]
     ruleset: String,
-    /// The ruleset's options (see README).
+    /// The ruleset's options, by name, as `GET /api/rulesets` lists them for the preset; an
+    /// option left out takes its default.
     #[serde(default)]
     #[schema(value_type = Object)]
     options: RawOptions,
-    /// Bot levels for the seats after the creator's (fewer: the rest wait for players).
+    /// Bot levels for the seats after the creator's (fewer: the rest wait for players); at
+    /// most the preset's seats less one.
     #[serde(default)]
+    #[schema(value_type = Vec<BotLevel>, max_items = 3)]
     bots: Vec<String>,
     /// Seconds for each decision (3 to 300).
     #[serde(default = "default_action_seconds")]
+    #[schema(minimum = 3, maximum = 300, default = default_action_seconds)]
     action_seconds: u64,
     /// Seconds of bank per seat and hand, drawn on once a decision's own time is spent
     /// (0 to 600).
     #[serde(default = "default_time_bank_seconds")]
+    #[schema(maximum = 600, default = default_time_bank_seconds)]
     time_bank_seconds: u64,
     /// Hands in the match (1 to 64); by default the ruleset's full match where it has one
     /// (Guobiao: 16), else 8.
     #[serde(default)]
+    #[schema(minimum = 1, maximum = 64)]
     hands: Option<u64>,
+    /// Whether the room is listed in `GET /api/rooms`.
     #[serde(default = "default_public")]
+    #[schema(default = true)]
     public: bool,
     /// How far spectators are behind play (0 to 600 seconds).
     #[serde(default)]
+    #[schema(maximum = 600, default = 0)]
     spectator_delay_seconds: u64,
     /// How long every discard's claim window stays open, whoever could claim (1 to 15 seconds);
     /// by default the server's (`--claim-window-ms`, 4 s).
     #[serde(default)]
+    #[schema(minimum = 1, maximum = 15)]
     claim_window_seconds: Option<u64>,
 }
 
@@ -61,17 +76,32 @@ fn default_public() -> bool {
 /// Where a player sits.
 #[derive(Serialize, ToSchema)]
 pub struct Seated {
-    /// The table.
-    #[schema(value_type = String)]
+    /// The table (its WebSocket is `/ws/tables/{table}`).
+    #[schema(value_type = String, format = "uuid")]
     pub table: TableId,
-    /// The seat.
+    /// The seat, from 0.
     pub seat: u8,
     /// The room's join code.
     pub code: String,
 }
 
 /// Creates a room; the creator takes seat 0 and bots the next seats.
-#[utoipa::path(post, path = "/api/rooms", request_body = CreateRoom, responses((status = 201, body = Seated), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
+#[utoipa::path(
+    post,
+    path = "/api/rooms",
+    request_body = CreateRoom,
+    security(("bearer" = [])),
+    responses(
+        (status = 201, description = "the room, with its creator in seat 0", body = Seated),
+        (status = 400, description = "`bad_request`: an unknown ruleset, option or bot level, an option or a number out of its range, more bots than seats less one; or the body is not JSON", body = ErrorBody),
+        (status = 409, description = "`conflict`: the room closed before its creator was seated (the server is stopping)", body = ErrorBody),
+        JsonBodyErrors,
+        SessionErrors,
+        RateLimitErrors,
+        InternalErrors,
+        UnavailableErrors,
+    )
+)]
 pub(super) async fn create_room(
     State(state): State<AppState>,
     authed: Authed,
@@ -166,12 +196,29 @@ pub(super) async fn join(handle: &room::RoomHandle, player: store::Player) -> Re
 
 #[derive(Deserialize, ToSchema)]
 pub(super) struct QuickMatch {
+    /// The preset to play, with its default options.
+    #[schema(value_type = RulesetName)]
     ruleset: String,
 }
 
 /// Waits (long poll) until the player is seated: with other players when a table's worth wait,
 /// else with bots after the server's quick-match wait.
-#[utoipa::path(post, path = "/api/quickmatch", request_body = QuickMatch, responses((status = 200, body = Seated), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
+#[utoipa::path(
+    post,
+    path = "/api/quickmatch",
+    request_body = QuickMatch,
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "seated at a new private table", body = Seated),
+        (status = 400, description = "`bad_request`: an unknown ruleset; or the body is not JSON", body = ErrorBody),
+        (status = 409, description = "`conflict`: a newer quick-match request of the same player for the same ruleset took this one's place in the queue", body = ErrorBody),
+        JsonBodyErrors,
+        SessionErrors,
+        RateLimitErrors,
+        InternalErrors,
+        UnavailableErrors,
+    )
+)]
 pub(super) async fn quickmatch(
     State(state): State<AppState>,
     authed: Authed,
@@ -187,15 +234,20 @@ pub(super) async fn quickmatch(
     Ok(Json(crate::quick::enqueue(&state, ruleset, player).await?))
 }
 
+/// A public room with a free seat.
 #[derive(Serialize, ToSchema)]
 pub(super) struct RoomListing {
-    #[schema(value_type = String)]
+    /// The table.
+    #[schema(value_type = String, format = "uuid")]
     table: TableId,
+    /// Its ruleset preset id.
     ruleset: String,
+    /// Its join code.
     code: String,
     /// Each seat: `seat`, `name`, `status` (as in proto/README.md).
     #[schema(value_type = Vec<Object>)]
     seats: Vec<protocol::SeatInfo>,
+    /// Hands finished so far.
     hands_played: u64,
     /// The room's time for every decision, in seconds.
     action_seconds: u64,
@@ -204,7 +256,11 @@ pub(super) struct RoomListing {
 }
 
 /// Public rooms with a free seat.
-#[utoipa::path(get, path = "/api/rooms", responses((status = 200, body = Vec<RoomListing>)))]
+#[utoipa::path(
+    get,
+    path = "/api/rooms",
+    responses((status = 200, description = "the public rooms with a free seat, oldest first", body = Vec<RoomListing>))
+)]
 pub(super) async fn list_rooms(State(state): State<AppState>) -> Json<Vec<RoomListing>> {
     let mut rooms: Vec<RoomListing> = state
         .lobby
@@ -228,11 +284,27 @@ pub(super) async fn list_rooms(State(state): State<AppState>) -> Json<Vec<RoomLi
 
 #[derive(Deserialize, ToSchema)]
 pub(super) struct JoinCode {
+    /// The room's join code (case and surrounding spaces do not matter).
     code: String,
 }
 
 /// Takes a seat at the room a join code opens.
-#[utoipa::path(post, path = "/api/rooms/join", request_body = JoinCode, responses((status = 200, body = Seated), (status = 404, body = ErrorBody), (status = 409, description = "the table is full or closed", body = ErrorBody)))]
+#[utoipa::path(
+    post,
+    path = "/api/rooms/join",
+    request_body = JoinCode,
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "seated (or already seated there: the same seat)", body = Seated),
+        (status = 400, description = "`bad_request`: the body is not JSON", body = ErrorBody),
+        (status = 404, description = "`not_found`: no live room has this code", body = ErrorBody),
+        (status = 409, description = "`conflict`: the table is full or closed, or the player escaped from it", body = ErrorBody),
+        JsonBodyErrors,
+        SessionErrors,
+        RateLimitErrors,
+        UnavailableErrors,
+    )
+)]
 pub(super) async fn join_by_code(
     State(state): State<AppState>,
     authed: Authed,

@@ -49,17 +49,24 @@ pub(super) struct OptionInfo {
     default: serde_json::Value,
     /// The smallest value accepted (`int`).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     min: Option<i64>,
     /// The largest value accepted (`int`).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     max: Option<i64>,
     /// The words accepted (`choice`).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     values: Option<Vec<&'static str>>,
 }
 
 /// Every ruleset a room may play, with its room options and default match length.
-#[utoipa::path(get, path = "/api/rulesets", responses((status = 200, body = Vec<RulesetInfo>)))]
+#[utoipa::path(
+    get,
+    path = "/api/rulesets",
+    responses((status = 200, description = "every preset, in the engine's order", body = Vec<RulesetInfo>))
+)]
 pub(super) async fn rulesets() -> Json<Vec<RulesetInfo>> {
     Json(RulesetId::ALL.into_iter().filter_map(describe).collect())
 }
