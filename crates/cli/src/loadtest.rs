@@ -72,6 +72,37 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     }
 }
 
+/// What `mahjong loadtest-soak` takes.
+#[derive(clap::Args, Debug)]
+pub struct SoakArgs {
+    /// What to run.
+    #[command(flatten)]
+    pub options: loadtest::soak::SoakOptions,
+    /// Print the report as one JSON object, the last line of stdout.
+    #[arg(long, env = "MAHJONG_SOAK_JSON", value_parser = clap::builder::BoolishValueParser::new())]
+    pub json: bool,
+}
+
+/// Runs the soak and prints its report; fails when a room failed.
+pub fn soak(args: &SoakArgs) -> anyhow::Result<()> {
+    let rt = runtime()?;
+    let report = rt.block_on(loadtest::soak::soak(&args.options))?;
+    let text = serde_json::to_string(&report)?;
+    if args.json {
+        println!("{text}");
+    } else {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    }
+    if report.rooms_failed > 0 {
+        bail!(
+            "{} rooms failed, e.g.: {}",
+            report.rooms_failed,
+            report.last_error.as_deref().unwrap_or("?")
+        );
+    }
+    Ok(())
+}
+
 /// Serves the baseline until killed (or until stdin closes, with `--exit-with-stdin`).
 pub fn baseline(args: &BaselineArgs) -> anyhow::Result<()> {
     let rt = runtime()?;

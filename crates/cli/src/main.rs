@@ -59,6 +59,9 @@ enum Command {
     Loadtest(loadtest::Args),
     /// Serve the bare WebSocket broadcast baseline that `loadtest` compares with.
     LoadtestBaseline(loadtest::BaselineArgs),
+    /// Play many short rooms through a running server, one after another, and report its
+    /// memory and the cost of its lists at checkpoints (a server that runs for months).
+    LoadtestSoak(loadtest::SoakArgs),
 }
 
 fn main() -> ExitCode {
@@ -74,6 +77,7 @@ fn main() -> ExitCode {
         Command::Health(args) => health::run(&args),
         Command::Loadtest(args) => loadtest::run(&args),
         Command::LoadtestBaseline(args) => loadtest::baseline(&args),
+        Command::LoadtestSoak(args) => loadtest::soak(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -42,6 +42,7 @@ pub mod probe;
 mod report;
 mod run;
 mod setup;
+pub mod soak;
 
 use std::net::SocketAddr;
 
