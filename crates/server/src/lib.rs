@@ -204,6 +204,9 @@ pub fn router(state: AppState) -> Router {
             tower_http::trace::TraceLayer::new_for_http()
                 .make_span_with(access_span)
                 .on_request(())
+                // The answer's line says the status; a 5xx's cause is logged where it arose
+                // (with its request id), and a 503 of an outage is not an ERROR per request.
+                .on_failure(())
                 .on_response(
                     tower_http::trace::DefaultOnResponse::new().level(tracing::Level::INFO),
                 ),

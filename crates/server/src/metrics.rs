@@ -7,7 +7,7 @@
 //! (`mahjong_ws_connections_total` counts sockets accepted, `mahjong_ws_connections_open`
 //! is how many are open).
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 use metrics::{Counter, Gauge, Histogram, Key, KeyName, Label, Level, Metadata, Recorder, Unit};
@@ -33,6 +33,9 @@ pub struct Metrics {
     pub connections_open: AtomicU64,
     /// Spectators' connections open now (counted in `connections_open` too).
     pub spectators_open: AtomicU64,
+    /// What the last `/readyz` found (true before the first): shown as `mahjong_ready`, and
+    /// readiness logs only its changes.
+    pub ready: AtomicBool,
     /// Client messages received.
     pub messages_in_total: Counter,
     /// Client messages refused (any error code).
@@ -142,6 +145,7 @@ impl Metrics {
             ),
             connections_open: AtomicU64::new(0),
             spectators_open: AtomicU64::new(0),
+            ready: AtomicBool::new(true),
             recorder,
             handle,
             process,
@@ -161,6 +165,10 @@ impl Metrics {
             (
                 "mahjong_spectators_open",
                 "Spectators' WebSocket connections open.",
+            ),
+            (
+                "mahjong_ready",
+                "1 when the last /readyz found the database taking writes, else 0.",
             ),
             (
                 "mahjong_db_pool_connections",
@@ -215,6 +223,12 @@ impl Metrics {
             .set(open(&self.connections_open));
         self.gauge("mahjong_spectators_open", Vec::new())
             .set(open(&self.spectators_open));
+        self.gauge("mahjong_ready", Vec::new())
+            .set(if self.ready.load(Ordering::Relaxed) {
+                1.0
+            } else {
+                0.0
+            });
         self.gauge(
             "mahjong_db_pool_connections",
             vec![Label::new("state", "open")],

@@ -47,12 +47,18 @@ async fn readiness_follows_the_databases_writes_and_liveness_does_not() {
         "{body}"
     );
     assert_eq!(get("/healthz").await.0, 200, "alive all the same");
+    assert_eq!(
+        common::metric(addr, "mahjong_ready").await,
+        0.0,
+        "shown in /metrics"
+    );
     sqlx_pg::raw_sql("ROLLBACK")
         .execute(&mut holder)
         .await
         .expect("unlock");
     drop(holder);
     assert_eq!(get("/readyz").await.0, 200, "ready again");
+    assert_eq!(common::metric(addr, "mahjong_ready").await, 1.0);
 
     // A database that refuses writes outright (here: the server's pool closed).
     server.running.state.store.close().await;

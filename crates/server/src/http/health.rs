@@ -3,6 +3,7 @@
 //! `/readyz` says it can serve: its database takes a write, within a second even while the
 //! database is down.
 
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use axum::Json;
@@ -47,14 +48,25 @@ pub(super) struct Ready {
     (status = 503, description = "`not_ready`: the database did not take a write within 1 s", body = ErrorBody),
 ))]
 pub(super) async fn ready(State(state): State<AppState>) -> Result<Json<Ready>, ApiError> {
+    // Logged when readiness changes, not at every probe: a load balancer asks every second
+    // or two through an outage.
+    let was_ready = |now: bool| state.metrics.ready.swap(now, Ordering::Relaxed);
     match tokio::time::timeout(READY_WITHIN, state.store.check_writable()).await {
-        Ok(Ok(())) => {}
+        Ok(Ok(())) => {
+            if !was_ready(true) {
+                tracing::info!("ready: the database takes writes again");
+            }
+        }
         Ok(Err(e)) => {
-            tracing::warn!(error = %e, "not ready: the database refused a write");
+            if was_ready(false) {
+                tracing::warn!(error = %e, "not ready: the database refused a write");
+            }
             return Err(ApiError::NotReady("the database refused a write".into()));
         }
         Err(_) => {
-            tracing::warn!("not ready: the database did not answer within 1 s");
+            if was_ready(false) {
+                tracing::warn!("not ready: the database did not answer within 1 s");
+            }
             return Err(ApiError::NotReady(
                 "the database did not take a write within 1 s".into(),
             ));
