@@ -1,10 +1,12 @@
-//! A finished hand is written beside the room, not inside it: while the database refuses the
-//! write (a PostgreSQL restarting), the room still answers its players and spectators, tells
-//! nobody the result and deals nothing; once the database takes the write, the result goes out
-//! and the next hand is dealt. Nothing is lost and nothing waits on the room.
+//! The store failing during play. A finished hand is written beside the room, not inside it:
+//! while the database refuses the write (a PostgreSQL restarting), the room still answers its
+//! players and spectators, tells nobody the result and deals nothing; once the database takes
+//! the write, the result goes out and the next hand is dealt. A bot's action the store refused
+//! is tried again after a backoff, by the room itself.
 //!
-//! Runs on PostgreSQL (a trigger refuses the hand with the code a restarting server sends);
-//! without TEST_DATABASE_URL it says so and passes.
+//! The hand-writer test runs on PostgreSQL (a trigger refuses the hand with the code a
+//! restarting server sends) and without TEST_DATABASE_URL says so and passes; the bots' test
+//! runs on SQLite.
 
 mod common;
 
@@ -114,5 +116,59 @@ async fn the_room_serves_its_players_while_a_finished_hand_waits_for_the_databas
     assert_eq!(common::stored_hands(addr, &table).await.len(), 1);
     let next: Value = common::until_prompt(&mut client).await;
     assert_eq!(next["hand_no"], 1, "the next hand is dealt: {next}");
+    server.finish().await;
+}
+
+/// A bot's action that could not be logged is tried again by itself once the store is back,
+/// after a backoff: nothing else would wake the room (a bot has no deadline), and the table
+/// would wait for ever for a player's command. On SQLite, a trigger refuses the bots' rows.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bots_action_refused_by_the_store_is_tried_again() {
+    let (server, clock) = common::sqlite_server_on_clock(|_| {}).await;
+    let addr = server.addr;
+    let (_, _, _, mut client) = common::alone_with_bots(addr, "sichuan", 1).await;
+    let url = store::default_url(&server.dir);
+    let side = async |sql: &str| {
+        let mut c = <sqlx_pg::SqliteConnection as sqlx_pg::Connection>::connect(&url)
+            .await
+            .expect("open the database file");
+        sqlx_pg::raw_sql(sqlx_pg::AssertSqlSafe(sql.to_string()))
+            .execute(&mut c)
+            .await
+            .expect("run SQL beside the server");
+    };
+    side(
+        "CREATE TRIGGER refuse_bots BEFORE INSERT ON room_actions WHEN NEW.seat <> 0 \
+         BEGIN SELECT RAISE(ABORT, 'the disk is gone'); END",
+    )
+    .await;
+    // The player's own action is logged; the bots' that follow are refused.
+    let legal = client
+        .received
+        .last()
+        .and_then(common::prompt_of)
+        .expect("a prompt");
+    client.act(common::choose(&legal)).await.expect("act");
+    common::eventually("a bot's action was refused", async || {
+        common::metric(addr, "mahjong_store_failures_total").await >= 1.0
+    })
+    .await;
+    let seen = client.sync().await.len();
+    side("DROP TRIGGER refuse_bots").await;
+    // Nothing but time passes: the room tries again, and the bots play on.
+    clock.advance(Duration::from_secs(2));
+    let mut bots_acted = false;
+    for _ in 0..200 {
+        let m = client
+            .next(Duration::from_secs(20))
+            .await
+            .expect("the table goes on without a command")
+            .expect("open");
+        if m["type"] == "event" && m["event"]["seat"].as_u64().is_some_and(|s| s != 0) {
+            bots_acted = true;
+            break;
+        }
+    }
+    assert!(bots_acted, "a bot acted again after {seen} messages");
     server.finish().await;
 }

@@ -57,6 +57,12 @@ pub struct Room {
     /// Spectators who arrived while a claim window was held: they are let in when it closes.
     watchers_due: Vec<(u64, SpectatorTx)>,
     metrics: Arc<crate::metrics::Metrics>,
+    /// Failed writes of the action log in a row (deals, bots' and timed-out seats' actions):
+    /// their retries back off, and their log lines too.
+    store_backoff: super::backoff::Backoff,
+    /// When to try again a bot's action whose log write failed (nothing else would wake the
+    /// room for it).
+    retry_at: Option<Instant>,
     /// Players who escaped during the hand in play (their penalty is stored with the hand).
     escaped_in_hand: Vec<store::PlayerId>,
     summary: Arc<Mutex<RoomSummary>>,
@@ -119,6 +125,11 @@ impl Room {
             log_seq,
             rng: SeededRng::new(random_u64()),
             escaped_in_hand: Vec::new(),
+            store_backoff: super::backoff::Backoff::new(
+                Duration::from_secs(1),
+                Duration::from_secs(30),
+            ),
+            retry_at: None,
             spectators: Vec::new(),
             watchers_due: Vec::new(),
             metrics,
@@ -388,6 +399,9 @@ impl Room {
         for p in self.prompts.iter().flatten() {
             consider(p.deadline);
         }
+        if let Some(at) = self.retry_at {
+            consider(at);
+        }
         let now = self.now();
         let reconnect = Duration::from_millis(self.timing.reconnect_ms);
         for (i, s) in self.seats.iter().enumerate() {
@@ -415,6 +429,10 @@ impl Room {
             return;
         }
         let now = self.now();
+        if self.retry_at.is_some_and(|at| at <= now) {
+            // Due: `progress` tries the bot's action again after this wake.
+            self.retry_at = None;
+        }
         if matches!(self.phase, Phase::Waiting { until, .. } if now >= until) {
             self.close_unplayed().await;
             return;
@@ -436,7 +454,11 @@ impl Room {
             if let Some(action) = self.timeout_choice(i)
                 && let Err(e) = self.accept(Seat::ALL[i], action, true).await
             {
-                tracing::error!(error = %e, "a timed-out seat's action could not be logged");
+                // Tried again after a backoff, not at every wake.
+                let retry = self.store_failed(&e, "a timed-out seat's action");
+                if let Some(p) = self.prompts[i].as_mut() {
+                    p.deadline = now + retry;
+                }
             }
         }
         if self.hold().is_some_and(|h| h.until <= now) {

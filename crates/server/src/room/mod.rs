@@ -2,6 +2,7 @@
 //! else talks to it through [`RoomHandle`]. No lock guards game state.
 
 mod actor;
+mod backoff;
 mod seat;
 mod writer;
 

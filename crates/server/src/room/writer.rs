@@ -11,6 +11,7 @@ use std::time::Duration;
 use store::{FinishedHand, PlayerId, Store, StoreError};
 use tokio::sync::oneshot;
 
+use super::backoff::Backoff;
 use crate::metrics::{Metrics, bump};
 use crate::time::TimeSource;
 
@@ -59,13 +60,10 @@ pub fn spawn(
     rx
 }
 
-/// Longest wait between two attempts.
-const MOST_BETWEEN: Duration = Duration::from_secs(30);
-
 async fn write(store: &Store, metrics: &Metrics, time: &TimeSource, mut job: Job) -> Written {
-    let mut wait = Duration::from_millis(100);
+    let mut backoff = Backoff::new(Duration::from_millis(100), Duration::from_secs(30));
     let hand_no = job.hand.hand_no;
-    for attempt in 1u64.. {
+    loop {
         let started = std::time::Instant::now();
         match attempt_once(store, &mut job).await {
             Ok(()) => {
@@ -73,21 +71,22 @@ async fn write(store: &Store, metrics: &Metrics, time: &TimeSource, mut job: Job
                 metrics
                     .hand_write_seconds
                     .record(started.elapsed().as_secs_f64());
-                if attempt > 1 {
-                    tracing::info!(hand = hand_no, attempt, "the finished hand is stored");
+                let failures = backoff.succeeded();
+                if failures > 0 {
+                    tracing::info!(hand = hand_no, failures, "the finished hand is stored");
                 }
                 return Written::Durable;
             }
             Err(e) if e.is_transient() => {
                 bump(&metrics.store_failures_total);
-                if worth_logging(attempt) {
+                let retry = backoff.failed();
+                if retry.log {
                     tracing::warn!(
-                        error = %e, hand = hand_no, attempt,
+                        error = %e, hand = hand_no, attempt = retry.attempt,
                         "storing a finished hand failed; the table waits, and retries"
                     );
                 }
-                time.sleep_until(time.now() + wait).await;
-                wait = (wait * 2).min(MOST_BETWEEN);
+                time.sleep_until(time.now() + retry.wait).await;
             }
             Err(e) => {
                 bump(&metrics.store_failures_total);
@@ -97,13 +96,6 @@ async fn write(store: &Store, metrics: &Metrics, time: &TimeSource, mut job: Job
             }
         }
     }
-    Written::Refused
-}
-
-/// Logs the 1st, 2nd, 4th, 8th … failure, and every 10th once the waits are at their longest
-/// (one line every five minutes through a long outage).
-fn worth_logging(attempt: u64) -> bool {
-    attempt.is_power_of_two() || attempt.is_multiple_of(10)
 }
 
 /// One try: the ratings first (once), then the hand with everything it changes.
@@ -155,15 +147,4 @@ async fn ratings(
             })
         })
         .collect())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::worth_logging;
-
-    #[test]
-    fn an_outage_is_logged_a_few_times_not_at_every_attempt() {
-        let logged: Vec<u64> = (1..=60).filter(|&a| worth_logging(a)).collect();
-        assert_eq!(logged, [1, 2, 4, 8, 10, 16, 20, 30, 32, 40, 50, 60]);
-    }
 }

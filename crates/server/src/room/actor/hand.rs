@@ -85,7 +85,8 @@ impl Room {
             let action = self.bot_choice(i);
             if let Some(action) = action {
                 if let Err(e) = self.accept(seat, action, true).await {
-                    tracing::error!(error = %e, "a bot's action could not be logged");
+                    let retry = self.store_failed(&e, "a bot's action");
+                    self.retry_at = Some(now + retry);
                     return false;
                 }
                 return true;
@@ -182,6 +183,7 @@ impl Room {
             .log_append_seconds
             .record(started.elapsed().as_secs_f64());
         self.log_seq += 1;
+        self.store_succeeded();
         crate::metrics::bump(&self.metrics.actions_total);
         if by_bot
             && matches!(
@@ -215,8 +217,7 @@ impl Room {
         };
         if let Err(e) = self.store.append_actions(&self.id, &[entry]).await {
             crate::metrics::bump(&self.metrics.store_failures_total);
-            tracing::error!(error = %e, "the deal could not be logged; retrying later");
-            let retry = self.now() + Duration::from_secs(1);
+            let retry = self.now() + self.store_failed(&e.to_string(), "the deal");
             match &mut self.phase {
                 Phase::Waiting { retry_at, .. } => *retry_at = Some(retry),
                 phase => *phase = Phase::Between { deal_at: retry },
@@ -224,6 +225,7 @@ impl Room {
             return false;
         }
         self.log_seq += 1;
+        self.store_succeeded();
         self.seed = seed;
         let commitment = seed_commitment(seed);
         self.seed_sha256 = Some(commitment.clone());
@@ -379,6 +381,29 @@ impl Room {
                 points,
             })
             .collect()
+    }
+
+    /// A write of the action log failed (`what`): how long to wait before trying again, logged
+    /// with the same backoff.
+    pub(super) fn store_failed(&mut self, error: &str, what: &str) -> Duration {
+        let retry = self.store_backoff.failed();
+        if retry.log {
+            tracing::warn!(
+                error,
+                attempt = retry.attempt,
+                retry_in_ms = retry.wait.as_millis() as u64,
+                "{what} could not be logged; the table waits, and retries"
+            );
+        }
+        retry.wait
+    }
+
+    /// A write of the action log went through: a run of failures, if any, has ended.
+    fn store_succeeded(&mut self) {
+        let failures = self.store_backoff.succeeded();
+        if failures > 0 {
+            tracing::info!(failures, "the action log takes writes again");
+        }
     }
 
     /// Each seat's part in rating the match that just finished.
