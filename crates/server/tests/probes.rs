@@ -43,7 +43,7 @@ async fn readiness_follows_the_databases_writes_and_liveness_does_not() {
     assert!(
         body["message"]
             .as_str()
-            .is_some_and(|m| m.contains("within 1 s")),
+            .is_some_and(|m| m.contains("within 0.9 s")),
         "{body}"
     );
     assert_eq!(get("/healthz").await.0, 200, "alive all the same");
