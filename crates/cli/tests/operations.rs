@@ -190,6 +190,9 @@ fn a_taken_port_is_refused_before_the_database_is_touched() {
     let said = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "{said}");
     assert!(said.contains("cannot listen"), "{said}");
+    // The cause once, not once in the message and again as its source.
+    let cause = "Address already in use";
+    assert_eq!(said.matches(cause).count(), 1, "{said}");
     assert!(
         !dir.join("mahjong.db").exists(),
         "the database was created before the port was known to be free"

@@ -158,7 +158,8 @@ pub enum ServeError {
     #[error(transparent)]
     Store(#[from] store::StoreError),
     /// The listening socket.
-    #[error("cannot listen on {addr}: {source}")]
+    // The cause is the error's source: `{e:#}` prints it after the address, once.
+    #[error("cannot listen on {addr}")]
     Bind {
         /// The address.
         addr: String,
@@ -166,7 +167,7 @@ pub enum ServeError {
         source: std::io::Error,
     },
     /// The server stopped with an IO error.
-    #[error("server failed: {0}")]
+    #[error("server failed")]
     Io(#[from] std::io::Error),
 }
 
