@@ -199,3 +199,18 @@ fn a_taken_port_is_refused_before_the_database_is_touched() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The pool's size and the database wait are settings, checked before anything starts.
+#[test]
+fn pool_settings_out_of_range_are_refused() {
+    for (flag, value) in [("--db-pool-size", "0"), ("--db-timeout-ms", "5")] {
+        let out = Command::new(env!("CARGO_BIN_EXE_mahjong"))
+            .args(["serve", "--port", "0", flag, value])
+            .env_remove("DATABASE_URL")
+            .output()
+            .expect("run mahjong serve");
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{flag} {value}: {said}");
+        assert!(said.contains(flag), "the flag is named: {said}");
+    }
+}

@@ -68,6 +68,16 @@ pub struct Config {
     /// `busy`.
     #[arg(long, env = "MAHJONG_MAX_CONNECTIONS", default_value_t = 50_000)]
     pub max_connections: u64,
+    /// Database connections the server holds at most (1–1,000). PostgreSQL counts them
+    /// against its `max_connections`, shared by every node.
+    #[arg(long, env = "MAHJONG_DB_POOL_SIZE", default_value_t = 8,
+          value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub db_pool_size: u32,
+    /// How long to wait for the database, when opening it and for each connection, in
+    /// milliseconds (100–600,000).
+    #[arg(long, env = "MAHJONG_DB_TIMEOUT_MS", default_value_t = 5_000,
+          value_parser = clap::value_parser!(u64).range(100..=600_000))]
+    pub db_timeout_ms: u64,
     /// Logs as JSON lines instead of text.
     #[arg(long, env = "MAHJONG_LOG_JSON", value_parser = clap::builder::BoolishValueParser::new())]
     pub log_json: bool,
@@ -97,6 +107,8 @@ impl Config {
             max_connections: 50_000,
             quick_fill_ms: 15_000,
             claim_window_ms: 4000,
+            db_pool_size: 8,
+            db_timeout_ms: 5_000,
             log_json: false,
             time: crate::time::TimeSource::System,
         }

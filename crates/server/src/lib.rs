@@ -263,7 +263,12 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
             source,
         })?;
     // Rooms log every action before applying it: grouped, thousands of rooms share commits.
-    let store = Store::connect(&config.database())
+    let options = store::StoreOptions {
+        max_connections: config.db_pool_size,
+        connect_timeout: std::time::Duration::from_millis(config.db_timeout_ms),
+        ..store::StoreOptions::default()
+    };
+    let store = Store::connect_with(&config.database(), options)
         .await?
         .with_group_commit();
     let timing = Timing {

@@ -220,3 +220,30 @@ async fn answers_carry_a_request_id_and_are_compressed_when_asked() {
     assert!(gzip.contains("content-encoding: gzip"), "{gzip}");
     server.finish().await;
 }
+
+/// `--db-pool-size` bounds the connections the server holds, however many requests come at
+/// once (PostgreSQL counts them against a limit every node shares).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_pool_holds_no_more_connections_than_its_size() {
+    let server = common::sqlite_server_with(|c| c.db_pool_size = 2).await;
+    let addr = server.addr;
+    let sign_ups: Vec<_> = (0..24)
+        .map(|i| tokio::spawn(async move { common::guest(addr, &format!("池{i}")).await }))
+        .collect();
+    for s in sign_ups {
+        s.await.expect("a sign-up");
+    }
+    let (status, text) = common::http(addr, "GET", "/metrics", None, None)
+        .await
+        .expect("metrics");
+    assert_eq!(status, 200);
+    let open: f64 = text
+        .as_str()
+        .unwrap_or_default()
+        .lines()
+        .find_map(|l| l.strip_prefix("mahjong_db_pool_connections{state=\"open\"} "))
+        .and_then(|v| v.trim().parse().ok())
+        .expect("the pool's open connections");
+    assert!((1.0..=2.0).contains(&open), "{open} connections open");
+    server.finish().await;
+}
