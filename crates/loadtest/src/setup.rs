@@ -14,9 +14,10 @@ use crate::error::LoadError;
 use crate::http::HttpClient;
 use crate::{Options, net};
 
+/// A guest's sign-up answer (what the load clients need of it).
 #[derive(Deserialize)]
-struct SignedIn {
-    token: String,
+pub(crate) struct SignedIn {
+    pub(crate) token: String,
 }
 
 #[derive(Deserialize)]

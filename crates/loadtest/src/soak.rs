@@ -19,6 +19,7 @@ use tokio_tungstenite::tungstenite::Message;
 use crate::error::LoadError;
 use crate::http::HttpClient;
 use crate::net;
+use crate::setup::SignedIn;
 
 /// What a soak run does. Every flag is also an environment variable.
 #[derive(Clone, Debug, clap::Args)]
@@ -90,11 +91,6 @@ pub struct SoakReport {
     /// The server once every room has closed (up to 60 s after the last finished): what is
     /// left of 20,000 rooms.
     pub drained: Option<Checkpoint>,
-}
-
-#[derive(Deserialize)]
-struct SignedIn {
-    token: String,
 }
 
 #[derive(Deserialize)]

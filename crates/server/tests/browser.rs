@@ -23,22 +23,9 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 /// The whole browser test's time limit.
 const LIMIT: Duration = Duration::from_secs(120);
 
-/// Where the screenshots go: `$CARGO_TARGET_DIR/artifacts/web`, else the workspace's
-/// `target/artifacts/web`.
+/// Where the screenshots go: `artifacts/web` under the target folder (`common::artifacts`).
 fn artifacts() -> PathBuf {
-    let workspace = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .filter(|t| !t.is_empty())
-        .map(PathBuf::from)
-        .map(|t| {
-            if t.is_absolute() {
-                t
-            } else {
-                workspace.join(t)
-            }
-        })
-        .unwrap_or_else(|| workspace.join("target"));
-    target.join("artifacts").join("web")
+    common::artifacts().join("web")
 }
 
 fn browser_required() -> bool {

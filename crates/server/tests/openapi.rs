@@ -28,7 +28,6 @@ mod spec;
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::time::Duration;
 
 use common::{Answer, Client, choose, prompt_of};
@@ -51,29 +50,11 @@ async fn served(addr: SocketAddr) -> Value {
     doc
 }
 
-/// Where the document is written for `.ci/openapi-check`: `$CARGO_TARGET_DIR/artifacts`, else
-/// the workspace's `target/artifacts`.
-fn artifacts() -> PathBuf {
-    let workspace = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .filter(|t| !t.is_empty())
-        .map(PathBuf::from)
-        .map(|t| {
-            if t.is_absolute() {
-                t
-            } else {
-                workspace.join(t)
-            }
-        })
-        .unwrap_or_else(|| workspace.join("target"));
-    target.join("artifacts")
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_served_document_is_valid_openapi_3_1() {
     let server = common::sqlite_server().await;
     let doc = served(server.addr).await;
-    let dir = artifacts();
+    let dir = common::artifacts();
     std::fs::create_dir_all(&dir).expect("the artifacts folder");
     let text = serde_json::to_string_pretty(&doc).expect("JSON");
     std::fs::write(dir.join("openapi.json"), text).expect("write the document");

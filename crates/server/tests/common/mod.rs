@@ -341,6 +341,24 @@ pub async fn stored_hands(addr: SocketAddr, table: &str) -> Vec<Value> {
     hands.as_array().cloned().unwrap_or_default()
 }
 
+/// Where tests leave files for people and for CI (screenshots, the OpenAPI document):
+/// `$CARGO_TARGET_DIR/artifacts`, else the workspace's `target/artifacts`.
+pub fn artifacts() -> PathBuf {
+    let workspace = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .filter(|t| !t.is_empty())
+        .map(PathBuf::from)
+        .map(|t| {
+            if t.is_absolute() {
+                t
+            } else {
+                workspace.join(t)
+            }
+        })
+        .unwrap_or_else(|| workspace.join("target"));
+    target.join("artifacts")
+}
+
 /// The value of a counter or gauge in the `/metrics` text (its line without labels).
 pub async fn metric(addr: SocketAddr, name: &str) -> f64 {
     let (status, text) = http(addr, "GET", "/metrics", None, None)
