@@ -33,7 +33,9 @@ impl Store {
         let ratings = merged_ratings(hand);
         let outcome: Result<Option<Refused>, sqlx::Error> = on_backend!(self, pool => {
             async {
-                let mut tx = pool.begin().await?;
+                let mut conn = pool.acquire().await?;
+                let outcome = async {
+                let mut tx = sqlx::Connection::begin(&mut *conn).await?;
                 // The guarded write comes first: it takes the table's row lock (PostgreSQL) or
                 // the write lock (SQLite) before anything is read, so two writers of the same
                 // hand serialise here and the second sees the first's result.
@@ -133,6 +135,10 @@ impl Store {
                 }
                 tx.commit().await?;
                 Ok(None)
+                }
+                .await;
+                crate::close_if_failed(&mut conn, &outcome);
+                outcome
             }
             .await
         });

@@ -60,6 +60,24 @@ macro_rules! on_backend {
 }
 pub(crate) use on_backend;
 
+/// Keeps a connection whose transaction failed out of the pool: it is closed when dropped.
+///
+/// SQLite ends a transaction by itself on some failures (a full disk, an I/O error, a trigger's
+/// `RAISE(ROLLBACK)`), and PostgreSQL on some others; sqlx's rollback on drop then fails and
+/// sqlx still counts the transaction as open. On that connection, the next `begin` would open
+/// a savepoint instead, which on SQLite starts a transaction that a rollback to the savepoint
+/// never ends: from then on the connection holds the write lock (every other writer gets
+/// "database is locked") and its "committed" writes are seen by no one and lost on close.
+/// Closing the connection ends whatever it held; the pool opens a fresh one.
+pub(crate) fn close_if_failed<DB: sqlx::Database, T, E>(
+    conn: &mut sqlx::pool::PoolConnection<DB>,
+    outcome: &Result<T, E>,
+) {
+    if outcome.is_err() {
+        conn.close_on_drop();
+    }
+}
+
 impl Store {
     /// Which backend this store runs on: `"postgres"` or `"sqlite"`.
     pub fn backend_name(&self) -> &'static str {

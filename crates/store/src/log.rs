@@ -98,7 +98,9 @@ impl Store {
             .collect();
         on_backend!(self, pool => {
             async {
-                let mut tx = pool.begin().await?;
+                let mut conn = pool.acquire().await?;
+                let outcome = async {
+                let mut tx = sqlx::Connection::begin(&mut *conn).await?;
                 for chunk in rows.chunks(ROWS_PER_STATEMENT) {
                     let mut query = sqlx::query(sqlx::AssertSqlSafe(insert_statement(chunk.len())));
                     for (table, (seq, hand_no, seat, action, at)) in chunk {
@@ -113,6 +115,10 @@ impl Store {
                     query.execute(&mut *tx).await?;
                 }
                 tx.commit().await
+                }
+                .await;
+                crate::close_if_failed(&mut conn, &outcome);
+                outcome
             }
             .await
         })

@@ -5,8 +5,12 @@
 use std::future::Future;
 use std::path::PathBuf;
 
+use serde_json::json;
 use sqlx::Connection;
-use store::{Store, StoreError};
+use store::{
+    FinishedHand, NewTable, PlayerId, RatingChange, SeatOccupant, SeatResult, Store, StoreError,
+    TableId, TableStatus, UnixMillis,
+};
 
 /// One backend under test: its URL (for side connections) and an open store.
 pub struct Db {
@@ -140,4 +144,67 @@ pub fn expect_err<T: std::fmt::Debug>(
         Err(e) if matches(&e) => Ok(e),
         other => anyhow::bail!("unexpected result: {other:?}"),
     }
+}
+
+/// A table of `ruleset` seating `players`, bots in the remaining seats.
+pub async fn table_of(db: &Db, ruleset: &str, players: &[PlayerId]) -> anyhow::Result<TableId> {
+    let seats = players
+        .iter()
+        .map(|p| SeatOccupant::Player { player: p.clone() })
+        .chain(std::iter::repeat(SeatOccupant::Bot {
+            level: "basic".into(),
+        }))
+        .take(4)
+        .collect();
+    let t = db
+        .store
+        .create_table(&NewTable {
+            ruleset: ruleset.into(),
+            options: json!({}),
+            seats,
+            carried: json!({"dealer": 0, "scores": [0, 0, 0, 0], "huang_fan": 0}),
+        })
+        .await?;
+    Ok(t.id)
+}
+
+/// Hand `hand_no` of `table`, with the given score changes.
+pub fn hand(table: &TableId, hand_no: u64, players: &[PlayerId], deltas: [i64; 4]) -> FinishedHand {
+    FinishedHand {
+        table: table.clone(),
+        hand_no,
+        ruleset: "sichuan".into(),
+        seed: u64::MAX - hand_no,
+        dealer: (hand_no % 4) as u8,
+        ending: "discard".into(),
+        seats: (0..4)
+            .map(|i| SeatResult {
+                player: players.get(i).cloned(),
+                delta: deltas[i],
+            })
+            .collect(),
+        fans: json!([{"seat": 0, "lines": [{"name": "平胡", "points": 1}]}]),
+        record: json!({"seed": hand_no, "actions": ["d 1m", "d 2m"]}),
+        carried: json!({"dealer": (hand_no + 1) % 4, "huang_fan": hand_no + 1}),
+        table_status: TableStatus::Playing,
+        escapes: vec![],
+        ratings: players
+            .iter()
+            .zip(deltas)
+            .map(|(p, d)| RatingChange {
+                player: p.clone(),
+                delta: d as f64 / 2.0,
+            })
+            .collect(),
+        finished: UnixMillis::now(),
+    }
+}
+
+/// `n` new players.
+pub async fn players(db: &Db, n: usize) -> anyhow::Result<Vec<PlayerId>> {
+    let mut out = Vec::new();
+    for i in 0..n {
+        out.push(db.store.create_player(&format!("player {i}")).await?.id);
+    }
+    Ok(out)
 }

@@ -2,74 +2,14 @@
 
 mod common;
 
-use common::{Db, expect_err, on_each_backend};
+use common::{Db, expect_err, hand, on_each_backend, players, table_of};
 use serde_json::json;
 use store::{
-    Escape, FinishedHand, NewTable, Page, Period, PlayerId, Ranking, RatingChange, Recorded,
-    SeatOccupant, SeatResult, Store, StoreError, TableId, TableStatus, TokenHash, UnixMillis,
+    Escape, Page, Period, PlayerId, Ranking, Recorded, SeatOccupant, Store, StoreError, TableId,
+    TableStatus, TokenHash, UnixMillis,
 };
 
 const DAY: i64 = 86_400_000;
-
-async fn table_of(db: &Db, ruleset: &str, players: &[PlayerId]) -> anyhow::Result<TableId> {
-    let seats = players
-        .iter()
-        .map(|p| SeatOccupant::Player { player: p.clone() })
-        .chain(std::iter::repeat(SeatOccupant::Bot {
-            level: "basic".into(),
-        }))
-        .take(4)
-        .collect();
-    let t = db
-        .store
-        .create_table(&NewTable {
-            ruleset: ruleset.into(),
-            options: json!({}),
-            seats,
-            carried: json!({"dealer": 0, "scores": [0, 0, 0, 0], "huang_fan": 0}),
-        })
-        .await?;
-    Ok(t.id)
-}
-
-fn hand(table: &TableId, hand_no: u64, players: &[PlayerId], deltas: [i64; 4]) -> FinishedHand {
-    FinishedHand {
-        table: table.clone(),
-        hand_no,
-        ruleset: "sichuan".into(),
-        seed: u64::MAX - hand_no,
-        dealer: (hand_no % 4) as u8,
-        ending: "discard".into(),
-        seats: (0..4)
-            .map(|i| SeatResult {
-                player: players.get(i).cloned(),
-                delta: deltas[i],
-            })
-            .collect(),
-        fans: json!([{"seat": 0, "lines": [{"name": "平胡", "points": 1}]}]),
-        record: json!({"seed": hand_no, "actions": ["d 1m", "d 2m"]}),
-        carried: json!({"dealer": (hand_no + 1) % 4, "huang_fan": hand_no + 1}),
-        table_status: TableStatus::Playing,
-        escapes: vec![],
-        ratings: players
-            .iter()
-            .zip(deltas)
-            .map(|(p, d)| RatingChange {
-                player: p.clone(),
-                delta: d as f64 / 2.0,
-            })
-            .collect(),
-        finished: UnixMillis::now(),
-    }
-}
-
-async fn players(db: &Db, n: usize) -> anyhow::Result<Vec<PlayerId>> {
-    let mut out = Vec::new();
-    for i in 0..n {
-        out.push(db.store.create_player(&format!("player {i}")).await?.id);
-    }
-    Ok(out)
-}
 
 #[tokio::test]
 async fn players_and_sessions() {
