@@ -93,8 +93,12 @@ pub enum StoreError {
 }
 
 impl StoreError {
-    /// Whether retrying the same call later may succeed (the database was unreachable or the
-    /// connection dropped), as opposed to an error in what was asked.
+    /// Whether retrying the same call later may succeed, as opposed to an error in what was
+    /// asked: the database was unreachable, the connection dropped, or the database could not
+    /// take a write for now (a full disk, an I/O error, a file or a server gone read-only, a
+    /// busy lock, a server shutting down). A finished hand meeting one of these waits for the
+    /// database to come back instead of being refused: an operator frees the disk or fails
+    /// over, and the result is stored.
     pub fn is_transient(&self) -> bool {
         match self {
             StoreError::Unreachable { .. } => true,
@@ -106,12 +110,32 @@ impl StoreError {
                         | sqlx::Error::PoolClosed
                         | sqlx::Error::WorkerCrashed
                         | sqlx::Error::Protocol(_)
-                ) || e
-                    .as_database_error()
-                    .is_some_and(|d| d.code().is_some_and(|c| c.starts_with("57P") || c == "5"))
+                ) || e.as_database_error().is_some_and(database_cannot_write_now)
             }
             _ => false,
         }
+    }
+}
+
+/// SQLite's primary result codes of a database that cannot take the write now: BUSY, LOCKED,
+/// NOMEM, READONLY, IOERR, FULL, CANTOPEN, PROTOCOL (a constraint, a schema error or a corrupt
+/// file is not among them).
+const SQLITE_NOT_NOW: [i32; 8] = [5, 6, 7, 8, 10, 13, 14, 15];
+
+/// PostgreSQL's SQLSTATE prefixes of the same: connection exceptions (08), a serialization
+/// failure or deadlock (40001, 40P01), insufficient resources such as a full disk (53), a
+/// server shutting down or starting (57P), a system error such as an I/O failure (58), and a
+/// read-only transaction (25006: a standby, before or during a failover).
+const POSTGRES_NOT_NOW: [&str; 7] = ["08", "40001", "40P01", "53", "57P", "58", "25006"];
+
+fn database_cannot_write_now(e: &dyn sqlx::error::DatabaseError) -> bool {
+    let code = e.code().unwrap_or_default();
+    if e.try_downcast_ref::<sqlx::sqlite::SqliteError>().is_some() {
+        // The code is the extended one; its low byte is the primary code.
+        let primary = code.parse::<i32>().map_or(0, |c| c & 0xff);
+        SQLITE_NOT_NOW.contains(&primary)
+    } else {
+        POSTGRES_NOT_NOW.iter().any(|p| code.starts_with(p))
     }
 }
 

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use common::{Db, expect_err, hand, on_each_backend, players, table_of};
 use serde_json::json;
-use store::{Escape, LoggedAction, Recorded, Store, StoreError, StoreOptions, UnixMillis};
+use store::{Access, Escape, LoggedAction, Recorded, Store, StoreError, StoreOptions, UnixMillis};
 
 /// Fails an insert into `table` whose `column` is 15 by ending the whole transaction (as
 /// SQLite does on a full disk), and one whose `column` is 16 by failing the statement only.
@@ -42,6 +42,17 @@ async fn one_connection(db: &Db) -> anyhow::Result<Store> {
         ..StoreOptions::default()
     };
     Ok(Store::connect_with(&db.url, options).await?)
+}
+
+/// Action `seq` of hand 0, a discard by the first seat.
+fn entry(seq: u64) -> LoggedAction {
+    LoggedAction {
+        seq,
+        hand_no: 0,
+        seat: 0,
+        action: json!({"type": "discard", "tile": "5p"}),
+        at: UnixMillis::now(),
+    }
 }
 
 /// A write on a connection of its own, which fails if another holds the write lock.
@@ -84,13 +95,6 @@ async fn a_failed_log_append_leaves_no_transaction_open_on_its_connection() {
         let store = one_connection(&db).await?;
         let ps = players(&db, 1).await?;
         let id = table_of(&db, "sichuan", &ps).await?;
-        let entry = |seq| LoggedAction {
-            seq,
-            hand_no: 0,
-            seat: 0,
-            action: json!({"type": "discard", "tile": "5p"}),
-            at: UnixMillis::now(),
-        };
         for seq in [15, 16] {
             expect_err(store.append_actions(&id, &[entry(seq)]).await, |e| {
                 matches!(e, StoreError::Database(_))
@@ -99,6 +103,42 @@ async fn a_failed_log_append_leaves_no_transaction_open_on_its_connection() {
         store.append_actions(&id, &[entry(0)]).await?;
         assert_eq!(db.count("SELECT COUNT(*) FROM room_actions").await?, 1);
         side_write(&db).await?;
+        Ok(())
+    })
+    .await;
+}
+
+/// A database that cannot take a write for now (here, one that takes no write at all: an
+/// SQLite file opened read-only, a PostgreSQL database whose transactions are read-only, as on
+/// a standby) is worth a retry: a finished hand waits for it instead of being refused. An
+/// error in what was written is not.
+#[tokio::test]
+async fn a_database_that_cannot_take_writes_now_is_worth_a_retry_and_a_refused_write_is_not() {
+    on_each_backend(|db| async move {
+        install_failures(&db, "room_actions", "seq").await?;
+        let ps = players(&db, 1).await?;
+        let id = table_of(&db, "sichuan", &ps).await?;
+        let refused = expect_err(db.store.append_actions(&id, &[entry(16)]).await, |e| {
+            matches!(e, StoreError::Database(_))
+        })?;
+        assert!(!refused.is_transient(), "{refused:?}");
+        if db.name == "postgres" {
+            let name = db.url.rsplit('/').next().unwrap_or_default();
+            db.execute(&format!(
+                "ALTER DATABASE {name} SET default_transaction_read_only = on"
+            ))
+            .await?;
+        }
+        // Opened as `mahjong db status` opens it: no migration, and on SQLite no write.
+        let options = StoreOptions {
+            access: Access::ReadOnly,
+            ..StoreOptions::default()
+        };
+        let read_only = Store::connect_with(&db.url, options).await?;
+        let err = expect_err(read_only.append_actions(&id, &[entry(0)]).await, |e| {
+            matches!(e, StoreError::Database(_))
+        })?;
+        assert!(err.is_transient(), "{err:?}");
         Ok(())
     })
     .await;

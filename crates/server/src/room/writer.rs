@@ -1,9 +1,10 @@
 //! The finished hands' writer. A room hands it a finished hand and goes on serving its players
 //! (commands, reconnections, timers) while the write is in flight; the writer answers once the
 //! hand is durable, and only then does the room announce the result and deal again. While the
-//! database is unreachable it retries for as long as it takes, backing off to one attempt every
-//! 30 s and logging with the same backoff: a result is never dropped, and an outage is a few
-//! lines in the log, not one a second.
+//! database is unreachable or cannot take the write (a full disk, a file or a server gone
+//! read-only: `StoreError::is_transient`) it retries for as long as it takes, backing off to
+//! one attempt every 30 s and logging with the same backoff: a result is never dropped, and an
+//! outage is a few lines in the log, not one a second.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -20,8 +21,8 @@ use crate::time::TimeSource;
 pub enum Written {
     /// The hand is stored.
     Durable,
-    /// The database refused the hand for good (not a lost connection): logged and counted in
-    /// `hand_store_failures_total`; the table goes on (its actions stay in the log).
+    /// The database refused the hand for good (a constraint, not an outage): logged and
+    /// counted in `hand_store_failures_total`; the table goes on (its actions stay in the log).
     Refused,
     /// The writer stopped without answering (the runtime is shutting down).
     WriterGone,
