@@ -17,7 +17,7 @@ use serde_json::Value;
 
 /// The server on PostgreSQL, and the URL of its database; None without TEST_DATABASE_URL.
 async fn postgres_server() -> Option<(TestServer, String)> {
-    let server = common::servers().await.pop()?;
+    let server = common::postgres_server().await?;
     let (admin, name) = server.pg.clone()?;
     Some((server, common::with_database(&admin, &name)))
 }

@@ -161,6 +161,10 @@ async fn store_failures_are_counted() {
         (503, Some("store_unavailable")),
         "{body}"
     );
+    // The body names a request id to quote, never the database's own words.
+    let message = body["message"].as_str().unwrap_or_default();
+    assert!(message.contains("request id"), "{body}");
+    assert!(!message.to_lowercase().contains("pool"), "{body}");
     assert!(common::metric(addr, "mahjong_store_failures_total").await > after_rooms);
     server.finish().await;
 }

@@ -51,36 +51,39 @@ impl TestServer {
 /// A server on each backend: SQLite always, PostgreSQL when TEST_DATABASE_URL is set.
 pub async fn servers() -> Vec<TestServer> {
     let mut out = vec![sqlite_server().await];
-    if let Some(admin) = std::env::var("TEST_DATABASE_URL")
-        .ok()
-        .filter(|u| !u.is_empty())
-    {
-        let name = format!(
-            "mahjong_server_test_{}_{}",
-            std::process::id(),
-            COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-        );
-        let mut c = <sqlx_pg::PgConnection as sqlx_pg::Connection>::connect(&admin)
-            .await
-            .expect("reach TEST_DATABASE_URL");
-        sqlx_pg::raw_sql(sqlx_pg::AssertSqlSafe(format!("CREATE DATABASE {name}")))
-            .execute(&mut c)
-            .await
-            .expect("create test database");
-        let url = with_database(&admin, &name);
-        let dir = temp_dir();
-        let running = server::start(config(&dir, Some(url)))
-            .await
-            .expect("start server on postgres");
-        out.push(TestServer {
-            backend: "postgres",
-            addr: running.addr,
-            running,
-            dir,
-            pg: Some((admin, name)),
-        });
-    }
+    out.extend(postgres_server().await);
     out
+}
+
+/// A server on a fresh PostgreSQL database, when TEST_DATABASE_URL names a server.
+pub async fn postgres_server() -> Option<TestServer> {
+    let admin = std::env::var("TEST_DATABASE_URL")
+        .ok()
+        .filter(|u| !u.is_empty())?;
+    let name = format!(
+        "mahjong_server_test_{}_{}",
+        std::process::id(),
+        COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    );
+    let mut c = <sqlx_pg::PgConnection as sqlx_pg::Connection>::connect(&admin)
+        .await
+        .expect("reach TEST_DATABASE_URL");
+    sqlx_pg::raw_sql(sqlx_pg::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+        .execute(&mut c)
+        .await
+        .expect("create test database");
+    let url = with_database(&admin, &name);
+    let dir = temp_dir();
+    let running = server::start(config(&dir, Some(url)))
+        .await
+        .expect("start server on postgres");
+    Some(TestServer {
+        backend: "postgres",
+        addr: running.addr,
+        running,
+        dir,
+        pg: Some((admin, name)),
+    })
 }
 
 /// `admin` with its database replaced by `name`.
