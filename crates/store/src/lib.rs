@@ -21,6 +21,7 @@ mod hands;
 mod leaderboard;
 mod log;
 mod model;
+mod ownership;
 mod players;
 mod tables;
 
@@ -31,6 +32,7 @@ pub use model::{
     LoggedAction, NewTable, Page, Period, Player, PlayerId, Ranking, RatingChange, Recorded,
     SeatOccupant, SeatResult, Session, TableId, TableRecord, TableStatus, TokenHash, UnixMillis,
 };
+pub use ownership::{Claim, Epoch, NodeId, Ownership};
 
 use sqlx::{PgPool, SqlitePool};
 
