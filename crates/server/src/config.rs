@@ -78,6 +78,10 @@ pub struct Config {
     #[arg(long, env = "MAHJONG_DB_TIMEOUT_MS", default_value_t = 5_000,
           value_parser = clap::value_parser!(u64).range(100..=600_000))]
     pub db_timeout_ms: u64,
+    /// This node's name, stable across its restarts: a node restarted under its name takes
+    /// back its unfinished tables at once (default: the host's name and the port, `host:8080`).
+    #[arg(long, env = "MAHJONG_NODE_NAME", value_parser = node_name)]
+    pub node_name: Option<String>,
     /// Logs as JSON lines instead of text.
     #[arg(long, env = "MAHJONG_LOG_JSON", value_parser = clap::builder::BoolishValueParser::new())]
     pub log_json: bool,
@@ -109,9 +113,19 @@ impl Config {
             claim_window_ms: 4000,
             db_pool_size: 8,
             db_timeout_ms: 5_000,
+            node_name: None,
             log_json: false,
             time: crate::time::TimeSource::System,
         }
+    }
+
+    /// This node's name: the one set, or the host's name and `port` (the port listened on).
+    pub fn node(&self, port: u16) -> store::NodeId {
+        let set = self
+            .node_name
+            .as_deref()
+            .and_then(|n| store::NodeId::parse(n).ok());
+        set.unwrap_or_else(|| default_node(port))
     }
 
     /// The database URL, or the SQLite default.
@@ -120,4 +134,38 @@ impl Config {
             .clone()
             .unwrap_or_else(|| store::default_url(&self.data_dir))
     }
+}
+
+/// Checks a `--node-name` as the flag is read.
+fn node_name(s: &str) -> Result<String, String> {
+    store::NodeId::parse(s)
+        .map(|n| n.as_str().to_string())
+        .map_err(|e| e.to_string())
+}
+
+/// The host's name (letters, digits, `.`, `_` and `-` kept, anything else made `-`) and `port`.
+fn default_node(port: u16) -> store::NodeId {
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .unwrap_or_default();
+    let host: String = host
+        .trim()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                c
+            } else {
+                '-'
+            }
+        })
+        .take(store::NodeId::MAX_LEN - 6)
+        .collect();
+    let host = if host.is_empty() {
+        "localhost".to_string()
+    } else {
+        host
+    };
+    store::NodeId::parse(&format!("{host}:{port}"))
+        .unwrap_or_else(|_| store::NodeId::parse("localhost").expect("a valid name"))
 }

@@ -9,6 +9,7 @@ pub mod http;
 pub mod limits;
 pub mod lobby;
 pub mod metrics;
+pub mod node;
 pub mod quick;
 pub mod rating;
 pub mod restore;
@@ -51,6 +52,10 @@ pub struct AppState {
     pub signed_out: tokio::sync::broadcast::Sender<store::TokenHash>,
     /// The per-address limit of the requests that create things.
     pub limiter: limits::Limiter,
+    /// This node's name: the owner of the tables it creates and restores.
+    pub node: store::NodeId,
+    /// Whether this node serves or is leaving: its heartbeat and adoption stop when it leaves.
+    pub life: Arc<tokio::sync::watch::Sender<node::NodePhase>>,
 }
 
 impl AppState {
@@ -106,14 +111,17 @@ impl AppState {
             spectator_delay_ms: spec.spectator_delay_ms,
         };
         let table = engine::Table::new(ruleset.clone(), room::random_u64());
-        let record = self
+        let (record, claim) = self
             .store
-            .create_table(&store::NewTable {
-                ruleset: ruleset.id().to_string(),
-                options: serde_json::to_value(&stored).unwrap_or_default(),
-                seats: occupants.iter().map(room::Occupant::stored).collect(),
-                carried: serde_json::to_value(table.state()).unwrap_or_default(),
-            })
+            .create_table(
+                &store::NewTable {
+                    ruleset: ruleset.id().to_string(),
+                    options: serde_json::to_value(&stored).unwrap_or_default(),
+                    seats: occupants.iter().map(room::Occupant::stored).collect(),
+                    carried: serde_json::to_value(table.state()).unwrap_or_default(),
+                },
+                &self.node,
+            )
             .await?;
         let start = room::Start {
             table,
@@ -123,7 +131,7 @@ impl AppState {
             first_seq: 1,
             seated_grace_ms: self.timing.grace_ms,
         };
-        let handle = self.launch_room(record.id.clone(), ruleset, &stored, occupants, start);
+        let handle = self.launch_room(claim, ruleset, &stored, occupants, start);
         Ok((record.id, code, handle))
     }
 
@@ -131,15 +139,16 @@ impl AppState {
     /// room comes to life, whether opened now or rebuilt after a restart.
     pub(crate) fn launch_room(
         &self,
-        table: store::TableId,
+        claim: store::Claim,
         ruleset: engine::Ruleset,
         stored: &room::StoredRoom,
         occupants: Vec<room::Occupant>,
         start: room::Start,
     ) -> room::RoomHandle {
+        let table = claim.table.clone();
         let handle = room::spawn(
             self.store.clone(),
-            table.clone(),
+            claim,
             stored.settings(ruleset),
             occupants,
             self.timing.clone(),
@@ -288,7 +297,11 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
         let _ = tcp.set_nodelay(true);
     });
     let limiter = limits::limiter(config.http_rate);
+    let node = config.node(local.port());
+    node::register(&store, &node, local).await?;
     let state = AppState {
+        life: Arc::new(tokio::sync::watch::channel(node::NodePhase::Serving).0),
+        node,
         store,
         lobby: Arc::new(Lobby::default()),
         config: Arc::new(config),
@@ -298,11 +311,13 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
         signed_out: tokio::sync::broadcast::channel(SIGN_OUTS_QUEUED).0,
         limiter,
     };
-    let restored = restore::restore_rooms(&state).await?;
+    let restored = restore::restore_rooms(&state, store::Claimable::OwnAndOrphaned).await?;
     if restored > 0 {
         tracing::info!(restored, "unfinished tables restored");
     }
     spawn_housekeeping(state.store.clone(), state.limiter.clone());
+    node::spawn_heartbeat(&state, local);
+    node::spawn_adoption(&state);
     spawn_metrics_upkeep(state.metrics.clone());
     let app = router(state.clone());
     let task = tokio::spawn(async move {
@@ -373,6 +388,7 @@ pub async fn serve(config: Config) -> Result<(), ServeError> {
         addr = %running.addr,
         open = %open,
         database = %store::redact_url(&running.state.config.database()),
+        node = %running.state.node,
         "serving"
     );
     match running.task.await {
@@ -403,6 +419,7 @@ pub async fn stop_rooms(state: &AppState) {
         tracing::warn!("some rooms did not stop within 10 s");
     }
     tracing::info!(rooms = count, "rooms stopped");
+    node::leave(state).await;
 }
 
 async fn shutdown_signal() {

@@ -1,10 +1,11 @@
-//! Crash recovery: every table still open or playing in the store is rebuilt at start-up from
+//! Crash recovery: every table still open or playing that this node may claim (its own from
+//! before a restart, and the tables nobody alive holds) is claimed and rebuilt at start-up from
 //! its carried state and the action log of its current hand, so players reconnect to the same
 //! seats and the same hand.
 
 use engine::ruleset::Ruleset;
 use engine::{Action, Seat, Table, TableState};
-use store::{SeatOccupant, TableRecord, TableStatus};
+use store::{SeatOccupant, TableRecord};
 
 use crate::AppState;
 use crate::room::{self, Occupant, StoredRoom};
@@ -25,17 +26,26 @@ pub enum RestoreError {
     Store(#[from] store::StoreError),
 }
 
-/// Rebuilds and starts every unfinished table; returns how many were restored. A table that
-/// cannot be rebuilt is logged and skipped, never changed.
-pub async fn restore_rooms(state: &AppState) -> Result<usize, store::StoreError> {
-    let tables = state
-        .store
-        .tables_with_status(&[TableStatus::Open, TableStatus::Playing])
-        .await?;
+/// Claims and rebuilds the unfinished tables this node may claim (`which`: at start its own
+/// from before a restart too; while running, those of nodes whose lease lapsed and those nobody
+/// holds); returns how many were restored. A table that cannot be rebuilt is logged and skipped, never changed.
+pub async fn restore_rooms(
+    state: &AppState,
+    which: store::Claimable,
+) -> Result<usize, store::StoreError> {
+    let tables = state.store.claimable_tables(&state.node, which).await?;
     let mut restored = 0;
-    for record in tables {
-        let id = record.id.clone();
-        match restore(state, record).await {
+    for id in tables {
+        // A table this node plays already (its own lease lapsed for a moment) stays as it is.
+        if state.lobby.room(&id).is_some() {
+            continue;
+        }
+        // Another node may claim it first: then it is that node's to play.
+        let Some(claim) = state.store.claim_table(&id, &state.node).await? else {
+            continue;
+        };
+        let record = state.store.table(&id).await?;
+        match restore(state, record, claim).await {
             Ok(()) => restored += 1,
             Err(e) => tracing::error!(table = %id, error = %e, "a table could not be restored"),
         }
@@ -50,7 +60,11 @@ fn unreadable(record: &TableRecord, what: impl std::fmt::Display) -> RestoreErro
     }
 }
 
-async fn restore(state: &AppState, record: TableRecord) -> Result<(), RestoreError> {
+async fn restore(
+    state: &AppState,
+    record: TableRecord,
+    claim: store::Claim,
+) -> Result<(), RestoreError> {
     let stored: StoredRoom = serde_json::from_value(record.options.clone())
         .map_err(|e| unreadable(&record, format!("room settings: {e}")))?;
     let id = record
@@ -121,7 +135,7 @@ async fn restore(state: &AppState, record: TableRecord) -> Result<(), RestoreErr
         // off): they get the restore grace, counted from now, before the bot plays for them.
         seated_grace_ms: state.timing.grace_ms.max(state.timing.restore_grace_ms),
     };
-    state.launch_room(record.id.clone(), ruleset, &stored, occupants, start);
+    state.launch_room(claim, ruleset, &stored, occupants, start);
     tracing::info!(table = %record.id, hand = record.hands_played, actions = log.len(), "table restored");
     Ok(())
 }

@@ -166,7 +166,12 @@ async fn prepare(
                 }
             }))
             .collect();
-    store.append_actions(&id, &entries).await.expect("log");
+    // Written as the room would: under the claim its server holds on the table.
+    let claim = store::Claim {
+        epoch: store.ownership(&id).await.expect("owner").epoch,
+        table: id,
+    };
+    store.append_actions(&claim, &entries).await.expect("log");
     found
 }
 

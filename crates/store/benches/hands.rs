@@ -12,8 +12,8 @@ use std::time::Instant;
 use serde_json::json;
 use sqlx::Connection;
 use store::{
-    FinishedHand, NewTable, PlayerId, RatingChange, SeatOccupant, SeatResult, Store, TableId,
-    TableStatus, UnixMillis,
+    Claim, FinishedHand, NewTable, NodeId, PlayerId, RatingChange, SeatOccupant, SeatResult, Store,
+    TableId, TableStatus, UnixMillis,
 };
 
 fn main() -> anyhow::Result<()> {
@@ -67,7 +67,7 @@ async fn bench(backend: &str, url: &str, hands: u64) -> anyhow::Result<()> {
     let start = Instant::now();
     for n in 0..hands {
         store
-            .record_hand(&finished(&table, n, &players[..4]))
+            .record_hand(&table, &finished(&table.table, n, &players[..4]))
             .await?;
     }
     let serial = hands as f64 / start.elapsed().as_secs_f64();
@@ -84,7 +84,9 @@ async fn bench(backend: &str, url: &str, hands: u64) -> anyhow::Result<()> {
         let seated: Vec<PlayerId> = players[4 * k..4 * k + 4].to_vec();
         tasks.push(tokio::spawn(async move {
             for n in 0..per_table {
-                store.record_hand(&finished(&table, n, &seated)).await?;
+                store
+                    .record_hand(&table, &finished(&table.table, n, &seated))
+                    .await?;
             }
             Ok::<_, store::StoreError>(())
         }));
@@ -104,20 +106,24 @@ async fn bench(backend: &str, url: &str, hands: u64) -> anyhow::Result<()> {
     Ok(())
 }
 
-async fn new_table(store: &Store, players: &[PlayerId]) -> anyhow::Result<TableId> {
+async fn new_table(store: &Store, players: &[PlayerId]) -> anyhow::Result<Claim> {
     let seats = players
         .iter()
         .map(|p| SeatOccupant::Player { player: p.clone() })
         .collect();
-    let t = store
-        .create_table(&NewTable {
-            ruleset: "sichuan".into(),
-            options: json!({}),
-            seats,
-            carried: json!({"dealer": 0}),
-        })
+    let node = NodeId::parse("bench")?;
+    let (_, claim) = store
+        .create_table(
+            &NewTable {
+                ruleset: "sichuan".into(),
+                options: json!({}),
+                seats,
+                carried: json!({"dealer": 0}),
+            },
+            &node,
+        )
         .await?;
-    Ok(t.id)
+    Ok(claim)
 }
 
 fn finished(table: &TableId, n: u64, players: &[PlayerId]) -> FinishedHand {

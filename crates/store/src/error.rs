@@ -81,6 +81,16 @@ pub enum StoreError {
     /// it was stored is unknown until the log is read back.
     #[error("the action log writer stopped before confirming the append")]
     WriterStopped,
+    /// A write under a claim on a table that is no longer current: another node claimed the
+    /// table since (or this node released it). The write is refused; the node must stop
+    /// playing the table.
+    #[error("table {table} is no longer held under claim epoch {epoch}")]
+    Fenced {
+        /// The table.
+        table: String,
+        /// The epoch of the claim the write came under.
+        epoch: u64,
+    },
     /// A page or other argument outside what the store accepts.
     #[error("bad argument: {0}")]
     BadArgument(String),

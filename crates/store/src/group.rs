@@ -7,7 +7,9 @@
 
 use tokio::sync::{mpsc, oneshot};
 
-use crate::model::{LoggedAction, TableId};
+use crate::log::TableRows;
+use crate::model::LoggedAction;
+use crate::ownership::Claim;
 use crate::{Store, StoreError};
 
 /// Appends taken into one transaction at most: a bound on a batch's statement count, so one
@@ -19,7 +21,7 @@ const QUEUE: usize = 4096;
 /// One room's append and where its outcome goes.
 #[derive(Debug)]
 pub(crate) struct Append {
-    table: TableId,
+    claim: Claim,
     actions: Vec<LoggedAction>,
     done: oneshot::Sender<Result<(), StoreError>>,
 }
@@ -48,17 +50,17 @@ impl Store {
     pub(crate) async fn append_grouped(
         &self,
         appends: &Appends,
-        table: &TableId,
+        claim: &Claim,
         actions: &[LoggedAction],
     ) -> Result<(), StoreError> {
         let (done, outcome) = oneshot::channel();
         let append = Append {
-            table: table.clone(),
+            claim: claim.clone(),
             actions: actions.to_vec(),
             done,
         };
         if appends.send(append).await.is_err() {
-            return self.append_direct(table, actions).await;
+            return self.append_direct(claim, actions).await;
         }
         outcome.await.unwrap_or(Err(StoreError::WriterStopped))
     }
@@ -78,7 +80,11 @@ impl Store {
             let mut rows = Vec::with_capacity(batch.len());
             for a in &batch {
                 match Store::rows(&a.actions) {
-                    Ok(r) => rows.push((a.table.as_str(), r)),
+                    Ok(r) => rows.push(TableRows {
+                        table: &a.claim.table,
+                        epoch: a.claim.epoch,
+                        rows: r,
+                    }),
                     Err(_) => {
                         rows.clear();
                         break;
@@ -93,7 +99,7 @@ impl Store {
             }
         }
         for a in batch {
-            let outcome = self.append_direct(&a.table, &a.actions).await;
+            let outcome = self.append_direct(&a.claim, &a.actions).await;
             let _ = a.done.send(outcome);
         }
     }

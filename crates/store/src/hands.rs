@@ -5,6 +5,7 @@ use crate::model::{
     FinishedHand, HandSummary, INITIAL_RATING, Recorded, SeatResult, TableId, UnixMillis, bits_u64,
     count, json, to_i64, u64_bits,
 };
+use crate::ownership::{Claim, epoch_i64};
 use crate::{PlayerId, Store, StoreError, on_backend};
 
 /// What the guarded update of the table found when it changed nothing.
@@ -13,6 +14,8 @@ enum Refused {
     Behind { stored: i64, seed: Option<i64> },
     /// The table does not exist.
     NoTable,
+    /// The table's epoch is not the claim's: another node holds it now.
+    Fenced,
 }
 
 impl Store {
@@ -21,8 +24,20 @@ impl Store {
     ///
     /// The hand must be the table's next (`hand_no == hands_played`). Offering a hand already
     /// stored with the same seed (a retry after a lost reply) changes nothing and returns
-    /// [`Recorded::AlreadyStored`].
-    pub async fn record_hand(&self, hand: &FinishedHand) -> Result<Recorded, StoreError> {
+    /// [`Recorded::AlreadyStored`]. The hand is written under the node's claim on its table,
+    /// and refused ([`StoreError::Fenced`]) once the claim is no longer current.
+    pub async fn record_hand(
+        &self,
+        claim: &Claim,
+        hand: &FinishedHand,
+    ) -> Result<Recorded, StoreError> {
+        if claim.table != hand.table {
+            return Err(StoreError::BadArgument(format!(
+                "a hand of table {} offered under a claim on table {}",
+                hand.table, claim.table
+            )));
+        }
+        let epoch = epoch_i64(claim.epoch)?;
         let hand_no = to_i64(hand.hand_no, "hand_no")?;
         let seed = u64_bits(hand.seed);
         let carried = hand.carried.to_string();
@@ -42,22 +57,24 @@ impl Store {
                 let updated = sqlx::query(
                     "UPDATE game_tables SET carried = $1, status = $2, \
                      hands_played = hands_played + 1, updated_ms = $3 \
-                     WHERE id = $4 AND hands_played = $5",
+                     WHERE id = $4 AND hands_played = $5 AND epoch = $6",
                 )
                 .bind(&carried)
                 .bind(hand.table_status.as_str())
                 .bind(at)
                 .bind(table)
                 .bind(hand_no)
+                .bind(epoch)
                 .execute(&mut *tx)
                 .await?
                 .rows_affected();
                 if updated == 0 {
-                    let stored: Option<i64> =
-                        sqlx::query_scalar("SELECT hands_played FROM game_tables WHERE id = $1")
-                            .bind(table)
-                            .fetch_optional(&mut *tx)
-                            .await?;
+                    let stored: Option<(i64, i64)> = sqlx::query_as(
+                        "SELECT hands_played, epoch FROM game_tables WHERE id = $1",
+                    )
+                    .bind(table)
+                    .fetch_optional(&mut *tx)
+                    .await?;
                     let seed: Option<i64> = sqlx::query_scalar(
                         "SELECT seed FROM hands WHERE table_id = $1 AND hand_no = $2",
                     )
@@ -68,7 +85,8 @@ impl Store {
                     tx.rollback().await?;
                     return Ok(Some(match stored {
                         None => Refused::NoTable,
-                        Some(stored) => Refused::Behind { stored, seed },
+                        Some((_, held)) if held != epoch => Refused::Fenced,
+                        Some((stored, _)) => Refused::Behind { stored, seed },
                     }));
                 }
                 sqlx::query(
@@ -144,6 +162,10 @@ impl Store {
         });
         match outcome? {
             None => Ok(Recorded::Stored),
+            Some(Refused::Fenced) => Err(StoreError::Fenced {
+                table: hand.table.to_string(),
+                epoch: claim.epoch.0,
+            }),
             Some(Refused::NoTable) => Err(StoreError::NotFound {
                 what: "table",
                 id: hand.table.to_string(),

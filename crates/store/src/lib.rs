@@ -32,7 +32,7 @@ pub use model::{
     LoggedAction, NewTable, Page, Period, Player, PlayerId, Ranking, RatingChange, Recorded,
     SeatOccupant, SeatResult, Session, TableId, TableRecord, TableStatus, TokenHash, UnixMillis,
 };
-pub use ownership::{Claim, Epoch, NodeId, Ownership};
+pub use ownership::{Claim, Claimable, Epoch, NodeId, Ownership};
 
 use sqlx::{PgPool, SqlitePool};
 

@@ -2,7 +2,8 @@
 
 use crate::error::is_unique_violation;
 use crate::model::{LoggedAction, TableId, UnixMillis, count, json, to_i64};
-use crate::{Store, StoreError, on_backend};
+use crate::ownership::{Claim, Epoch, epoch_i64};
+use crate::{Backend, Store, StoreError, on_backend};
 
 /// Rows in one INSERT: 6 parameters each, well under either backend's parameter limit.
 const ROWS_PER_STATEMENT: usize = 128;
@@ -33,44 +34,58 @@ fn insert_statement(rows: usize) -> String {
 /// One logged action as its row's columns: seq, hand_no, seat, action (JSON text), at_ms.
 pub(crate) type Row = (i64, i64, i16, String, i64);
 
+/// One table's part of an append: the epoch of the claim it is made under, and its rows.
+pub(crate) struct TableRows<'a> {
+    pub(crate) table: &'a TableId,
+    pub(crate) epoch: Epoch,
+    pub(crate) rows: Vec<Row>,
+}
+
 impl Store {
-    /// Appends accepted actions to a table's log, all or none. A sequence number already in
-    /// the log is refused ([`StoreError::LogConflict`]): the log is never rewritten. On a store
-    /// made [`Store::with_group_commit`], the append shares a transaction with other rooms'.
+    /// Appends accepted actions to a table's log, all or none, under the node's claim on the
+    /// table. A sequence number already in the log is refused ([`StoreError::LogConflict`]):
+    /// the log is never rewritten; so is an append under a claim no longer current
+    /// ([`StoreError::Fenced`]). On a store made [`Store::with_group_commit`], the append
+    /// shares a transaction with other rooms'.
     pub async fn append_actions(
         &self,
-        table: &TableId,
+        claim: &Claim,
         actions: &[LoggedAction],
     ) -> Result<(), StoreError> {
         if actions.is_empty() {
             return Ok(());
         }
         match &self.appends {
-            Some(appends) => self.append_grouped(appends, table, actions).await,
-            None => self.append_direct(table, actions).await,
+            Some(appends) => self.append_grouped(appends, claim, actions).await,
+            None => self.append_direct(claim, actions).await,
         }
     }
 
     /// Appends in a transaction of its own.
     pub(crate) async fn append_direct(
         &self,
-        table: &TableId,
+        claim: &Claim,
         actions: &[LoggedAction],
     ) -> Result<(), StoreError> {
-        let rows = Store::rows(actions)?;
-        match self.insert_rows(&[(table.as_str(), rows)]).await {
-            Ok(()) => Ok(()),
-            Err(e) if is_unique_violation(&e) => Err(self.log_conflict(table, actions).await),
-            Err(e)
+        let rows = TableRows {
+            table: &claim.table,
+            epoch: claim.epoch,
+            rows: Store::rows(actions)?,
+        };
+        match self.insert_rows(&[rows]).await {
+            Err(StoreError::Database(e)) if is_unique_violation(&e) => {
+                Err(self.log_conflict(&claim.table, actions).await)
+            }
+            Err(StoreError::Database(e))
                 if e.as_database_error()
                     .is_some_and(|d| d.is_foreign_key_violation()) =>
             {
                 Err(StoreError::NotFound {
                     what: "table",
-                    id: table.to_string(),
+                    id: claim.table.to_string(),
                 })
             }
-            Err(e) => Err(e.into()),
+            other => other,
         }
     }
 
@@ -90,31 +105,46 @@ impl Store {
     }
 
     /// Inserts every table's rows in one transaction, a multi-row statement per chunk: one
-    /// round trip for many rows, which is what a grouped commit spends its time on.
-    pub(crate) async fn insert_rows(&self, tables: &[(&str, Vec<Row>)]) -> Result<(), sqlx::Error> {
+    /// round trip for many rows, which is what a grouped commit spends its time on. The
+    /// tables' epochs are read after the rows are written, under a share lock on PostgreSQL (a
+    /// claim's update waits for this transaction to end, and this read for a claim's), and a
+    /// table whose epoch is not the one its rows were offered under refuses the whole
+    /// transaction. Writing first takes SQLite's write lock at the first statement: a read
+    /// first would make the transaction a reader that fails to become a writer whenever
+    /// another connection committed in between ("database is locked", without waiting).
+    pub(crate) async fn insert_rows(&self, tables: &[TableRows<'_>]) -> Result<(), StoreError> {
         let rows: Vec<(&str, &Row)> = tables
             .iter()
-            .flat_map(|(table, rows)| rows.iter().map(move |r| (*table, r)))
+            .flat_map(|t| t.rows.iter().map(move |r| (t.table.as_str(), r)))
             .collect();
+        let fence = self.fence_statement(tables.len());
         on_backend!(self, pool => {
             async {
                 let mut conn = pool.acquire().await?;
                 let outcome = async {
-                let mut tx = sqlx::Connection::begin(&mut *conn).await?;
-                for chunk in rows.chunks(ROWS_PER_STATEMENT) {
-                    let mut query = sqlx::query(sqlx::AssertSqlSafe(insert_statement(chunk.len())));
-                    for (table, (seq, hand_no, seat, action, at)) in chunk {
-                        query = query
-                            .bind(*table)
-                            .bind(seq)
-                            .bind(hand_no)
-                            .bind(seat)
-                            .bind(action.as_str())
-                            .bind(at);
+                    let mut tx = sqlx::Connection::begin(&mut *conn).await?;
+                    for chunk in rows.chunks(ROWS_PER_STATEMENT) {
+                        let mut query =
+                            sqlx::query(sqlx::AssertSqlSafe(insert_statement(chunk.len())));
+                        for (table, (seq, hand_no, seat, action, at)) in chunk {
+                            query = query
+                                .bind(*table)
+                                .bind(seq)
+                                .bind(hand_no)
+                                .bind(seat)
+                                .bind(action.as_str())
+                                .bind(at);
+                        }
+                        query.execute(&mut *tx).await?;
                     }
-                    query.execute(&mut *tx).await?;
-                }
-                tx.commit().await
+                    let mut query = sqlx::query_as(sqlx::AssertSqlSafe(fence));
+                    for t in tables {
+                        query = query.bind(t.table.as_str());
+                    }
+                    let held: Vec<(String, i64)> = query.fetch_all(&mut *tx).await?;
+                    check_epochs(tables, &held)?;
+                    tx.commit().await?;
+                    Ok::<(), StoreError>(())
                 }
                 .await;
                 crate::close_if_failed(&mut conn, &outcome);
@@ -122,6 +152,20 @@ impl Store {
             }
             .await
         })
+    }
+
+    /// `SELECT id, epoch FROM game_tables WHERE id IN ($1, …, $n)`, share-locked where the
+    /// backend has row locks (SQLite's one writer needs none).
+    fn fence_statement(&self, tables: usize) -> String {
+        let params = (1..=tables)
+            .map(|i| format!("${i}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let lock = match self.backend {
+            Backend::Postgres(_) => " FOR SHARE",
+            Backend::Sqlite(_) => "",
+        };
+        format!("SELECT id, epoch FROM game_tables WHERE id IN ({params}){lock}")
     }
 
     /// The first offered sequence number that the log already holds.
@@ -180,4 +224,23 @@ impl Store {
             })
             .collect()
     }
+}
+
+/// Refuses the append unless every table exists and holds the epoch its rows came under.
+fn check_epochs(tables: &[TableRows<'_>], held: &[(String, i64)]) -> Result<(), StoreError> {
+    for t in tables {
+        let Some((_, epoch)) = held.iter().find(|(id, _)| id == t.table.as_str()) else {
+            return Err(StoreError::NotFound {
+                what: "table",
+                id: t.table.to_string(),
+            });
+        };
+        if *epoch != epoch_i64(t.epoch)? {
+            return Err(StoreError::Fenced {
+                table: t.table.to_string(),
+                epoch: t.epoch.0,
+            });
+        }
+    }
+    Ok(())
 }

@@ -81,6 +81,15 @@ pub struct Ownership {
     pub address: Option<String>,
 }
 
+/// Which tables a node looks for to claim.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Claimable {
+    /// At start: its own from before a restart under the same name, and the orphans.
+    OwnAndOrphaned,
+    /// While running: the orphans only (nobody owns them, or their owner's lease lapsed).
+    Orphaned,
+}
+
 /// The statuses of a table that is still played (and so owned).
 const IN_PLAY: [TableStatus; 2] = [TableStatus::Open, TableStatus::Playing];
 
@@ -194,13 +203,18 @@ impl Store {
             .transpose()
     }
 
-    /// The tables `node` may claim now, oldest first: its own from before a restart, those of
-    /// nodes whose lease lapsed, and those nobody owns.
-    pub async fn claimable_tables(&self, node: &NodeId) -> Result<Vec<TableId>, StoreError> {
-        let sql = format!(
-            "SELECT id FROM game_tables WHERE {} ORDER BY created_ms, id",
-            self.claimable("$1")
-        );
+    /// The tables `node` may claim now, oldest first: those nobody owns, those of nodes whose
+    /// lease lapsed, and with [`Claimable::OwnAndOrphaned`] its own from before a restart.
+    pub async fn claimable_tables(
+        &self,
+        node: &NodeId,
+        which: Claimable,
+    ) -> Result<Vec<TableId>, StoreError> {
+        let mut sql = format!("SELECT id FROM game_tables WHERE {}", self.claimable("$1"));
+        if which == Claimable::Orphaned {
+            sql.push_str(" AND (owner IS NULL OR owner <> $1)");
+        }
+        sql.push_str(" ORDER BY created_ms, id");
         let ids: Vec<String> = on_backend!(self, pool => {
             sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
                 .bind(node.as_str())

@@ -3,14 +3,20 @@
 use crate::model::{
     NewTable, SeatOccupant, TableId, TableRecord, TableStatus, UnixMillis, count, json,
 };
+use crate::ownership::{Claim, Epoch, NodeId, epoch_i64};
 use crate::{Store, StoreError, on_backend};
 
 const SELECT_TABLE: &str = "SELECT id, ruleset, options, seats, status, carried, hands_played, \
                             created_ms, updated_ms FROM game_tables";
 
 impl Store {
-    /// Creates a table with status `open` and no hands played.
-    pub async fn create_table(&self, table: &NewTable) -> Result<TableRecord, StoreError> {
+    /// Creates a table with status `open` and no hands played, claimed by `owner` (the node
+    /// that will play it) at epoch 1.
+    pub async fn create_table(
+        &self,
+        table: &NewTable,
+        owner: &NodeId,
+    ) -> Result<(TableRecord, Claim), StoreError> {
         let now = UnixMillis::now();
         let record = TableRecord {
             id: TableId::new(),
@@ -27,8 +33,8 @@ impl Store {
         on_backend!(self, pool => {
             sqlx::query(
                 "INSERT INTO game_tables \
-                 (id, ruleset, options, seats, status, carried, hands_played, created_ms, updated_ms) \
-                 VALUES ($1, $2, $3, $4, $5, $6, 0, $7, $7)",
+                 (id, ruleset, options, seats, status, carried, hands_played, created_ms, \
+                 updated_ms, owner, epoch) VALUES ($1, $2, $3, $4, $5, $6, 0, $7, $7, $8, 1)",
             )
             .bind(record.id.as_str())
             .bind(&record.ruleset)
@@ -37,11 +43,16 @@ impl Store {
             .bind(record.status.as_str())
             .bind(record.carried.to_string())
             .bind(now.0)
+            .bind(owner.as_str())
             .execute(pool)
             .await?
             .rows_affected()
         });
-        Ok(record)
+        let claim = Claim {
+            table: record.id.clone(),
+            epoch: Epoch(1),
+        };
+        Ok((record, claim))
     }
 
     /// One table.
@@ -85,20 +96,20 @@ impl Store {
     /// Changes a table's status (a match starts, ends or is abandoned).
     pub async fn set_table_status(
         &self,
-        id: &TableId,
+        claim: &Claim,
         status: TableStatus,
     ) -> Result<(), StoreError> {
-        self.set_table_column(id, Column::Status, status.as_str().to_string())
+        self.set_table_column(claim, Column::Status, status.as_str().to_string())
             .await
     }
 
     /// Replaces a table's seating (a player joins or leaves, a bot takes a seat).
     pub async fn set_table_seats(
         &self,
-        id: &TableId,
+        claim: &Claim,
         seats: &[SeatOccupant],
     ) -> Result<(), StoreError> {
-        self.set_table_column(id, Column::Seats, seats_json(seats)?)
+        self.set_table_column(claim, Column::Seats, seats_json(seats)?)
             .await
     }
 
@@ -106,21 +117,25 @@ impl Store {
     /// resets the Shanghai 荒番 counter).
     pub async fn set_table_carried(
         &self,
-        id: &TableId,
+        claim: &Claim,
         carried: &serde_json::Value,
     ) -> Result<(), StoreError> {
-        self.set_table_column(id, Column::Carried, carried.to_string())
+        self.set_table_column(claim, Column::Carried, carried.to_string())
             .await
     }
 
+    /// Changes one column of a table under the node's claim on it: refused as
+    /// [`StoreError::Fenced`] once the claim is no longer current.
     async fn set_table_column(
         &self,
-        id: &TableId,
+        claim: &Claim,
         column: Column,
         value: String,
     ) -> Result<(), StoreError> {
+        let id = &claim.table;
+        let epoch = epoch_i64(claim.epoch)?;
         let sql = format!(
-            "UPDATE game_tables SET {} = $1, updated_ms = $2 WHERE id = $3",
+            "UPDATE game_tables SET {} = $1, updated_ms = $2 WHERE id = $3 AND epoch = $4",
             column.name()
         );
         let done = on_backend!(self, pool => {
@@ -128,14 +143,17 @@ impl Store {
                 .bind(value)
                 .bind(UnixMillis::now().0)
                 .bind(id.as_str())
+                .bind(epoch)
                 .execute(pool)
                 .await?
                 .rows_affected()
         });
         if done == 0 {
-            return Err(StoreError::NotFound {
-                what: "table",
-                id: id.to_string(),
+            // Not found, or found under another epoch.
+            self.ownership(id).await?;
+            return Err(StoreError::Fenced {
+                table: id.to_string(),
+                epoch: claim.epoch.0,
             });
         }
         Ok(())

@@ -8,8 +8,8 @@ use std::path::PathBuf;
 use serde_json::json;
 use sqlx::Connection;
 use store::{
-    FinishedHand, NewTable, PlayerId, RatingChange, SeatOccupant, SeatResult, Store, StoreError,
-    TableId, TableStatus, UnixMillis,
+    Claim, FinishedHand, NewTable, NodeId, PlayerId, RatingChange, SeatOccupant, SeatResult, Store,
+    StoreError, TableId, TableStatus, UnixMillis,
 };
 
 /// One backend under test: its URL (for side connections) and an open store.
@@ -146,8 +146,9 @@ pub fn expect_err<T: std::fmt::Debug>(
     }
 }
 
-/// A table of `ruleset` seating `players`, bots in the remaining seats.
-pub async fn table_of(db: &Db, ruleset: &str, players: &[PlayerId]) -> anyhow::Result<TableId> {
+/// A table of `ruleset` seating `players`, bots in the remaining seats, and the claim its
+/// creation made.
+pub async fn table_of(db: &Db, ruleset: &str, players: &[PlayerId]) -> anyhow::Result<Claim> {
     let seats = players
         .iter()
         .map(|p| SeatOccupant::Player { player: p.clone() })
@@ -156,16 +157,33 @@ pub async fn table_of(db: &Db, ruleset: &str, players: &[PlayerId]) -> anyhow::R
         }))
         .take(4)
         .collect();
-    let t = db
+    let (_, claim) = db
         .store
-        .create_table(&NewTable {
-            ruleset: ruleset.into(),
-            options: json!({}),
-            seats,
-            carried: json!({"dealer": 0, "scores": [0, 0, 0, 0], "huang_fan": 0}),
-        })
+        .create_table(
+            &NewTable {
+                ruleset: ruleset.into(),
+                options: json!({}),
+                seats,
+                carried: json!({"dealer": 0, "scores": [0, 0, 0, 0], "huang_fan": 0}),
+            },
+            &test_node(),
+        )
         .await?;
-    Ok(t.id)
+    Ok(claim)
+}
+
+/// A claim on a table that does not exist.
+pub fn unknown_table() -> Claim {
+    Claim {
+        table: TableId::new(),
+        epoch: store::Epoch(1),
+    }
+}
+
+/// The node the tests' tables are created by (never registered: its tables are anyone's to
+/// claim).
+pub fn test_node() -> NodeId {
+    NodeId::parse("test-node").expect("a node name")
 }
 
 /// Hand `hand_no` of `table`, with the given score changes.

@@ -67,19 +67,20 @@ async fn a_failed_hand_write_leaves_no_transaction_open_on_its_connection() {
         install_failures(&db, "escape_penalties", "points").await?;
         let store = one_connection(&db).await?;
         let ps = players(&db, 2).await?;
-        let id = table_of(&db, "sichuan", &ps).await?;
+        let claim = table_of(&db, "sichuan", &ps).await?;
+        let id = claim.table.clone();
         let mut first = hand(&id, 0, &ps, [3, -1, -1, -1]);
         for points in [15, 16] {
             first.escapes = vec![Escape {
                 player: ps[1].clone(),
                 points,
             }];
-            expect_err(store.record_hand(&first).await, |e| {
+            expect_err(store.record_hand(&claim, &first).await, |e| {
                 matches!(e, StoreError::Database(_))
             })?;
         }
         first.escapes.clear();
-        assert_eq!(store.record_hand(&first).await?, Recorded::Stored);
+        assert_eq!(store.record_hand(&claim, &first).await?, Recorded::Stored);
         // Seen from beside the store: the hand is durable, and the write lock is free.
         assert_eq!(db.count("SELECT COUNT(*) FROM hands").await?, 1);
         side_write(&db).await?;
@@ -94,13 +95,13 @@ async fn a_failed_log_append_leaves_no_transaction_open_on_its_connection() {
         install_failures(&db, "room_actions", "seq").await?;
         let store = one_connection(&db).await?;
         let ps = players(&db, 1).await?;
-        let id = table_of(&db, "sichuan", &ps).await?;
+        let claim = table_of(&db, "sichuan", &ps).await?;
         for seq in [15, 16] {
-            expect_err(store.append_actions(&id, &[entry(seq)]).await, |e| {
+            expect_err(store.append_actions(&claim, &[entry(seq)]).await, |e| {
                 matches!(e, StoreError::Database(_))
             })?;
         }
-        store.append_actions(&id, &[entry(0)]).await?;
+        store.append_actions(&claim, &[entry(0)]).await?;
         assert_eq!(db.count("SELECT COUNT(*) FROM room_actions").await?, 1);
         side_write(&db).await?;
         Ok(())
@@ -117,8 +118,8 @@ async fn a_database_that_cannot_take_writes_now_is_worth_a_retry_and_a_refused_w
     on_each_backend(|db| async move {
         install_failures(&db, "room_actions", "seq").await?;
         let ps = players(&db, 1).await?;
-        let id = table_of(&db, "sichuan", &ps).await?;
-        let refused = expect_err(db.store.append_actions(&id, &[entry(16)]).await, |e| {
+        let claim = table_of(&db, "sichuan", &ps).await?;
+        let refused = expect_err(db.store.append_actions(&claim, &[entry(16)]).await, |e| {
             matches!(e, StoreError::Database(_))
         })?;
         assert!(!refused.is_transient(), "{refused:?}");
@@ -135,7 +136,7 @@ async fn a_database_that_cannot_take_writes_now_is_worth_a_retry_and_a_refused_w
             ..StoreOptions::default()
         };
         let read_only = Store::connect_with(&db.url, options).await?;
-        let err = expect_err(read_only.append_actions(&id, &[entry(0)]).await, |e| {
+        let err = expect_err(read_only.append_actions(&claim, &[entry(0)]).await, |e| {
             matches!(e, StoreError::Database(_))
         })?;
         assert!(err.is_transient(), "{err:?}");

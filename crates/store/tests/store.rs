@@ -53,7 +53,8 @@ async fn tables_keep_seats_status_and_carried_state() {
     on_each_backend(|db| async move {
         let s = &db.store;
         let ps = players(&db, 1).await?;
-        let id = table_of(&db, "shanghai", &ps).await?;
+        let claim = table_of(&db, "shanghai", &ps).await?;
+        let id = claim.table.clone();
         let t = s.table(&id).await?;
         assert_eq!(
             (t.status, t.hands_played, t.ruleset.as_str()),
@@ -66,9 +67,9 @@ async fn tables_keep_seats_status_and_carried_state() {
             }
         );
         let seats = vec![SeatOccupant::Empty; 4];
-        s.set_table_seats(&id, &seats).await?;
-        s.set_table_status(&id, TableStatus::Playing).await?;
-        s.set_table_carried(&id, &json!({"huang_fan": 0, "dealer": 2}))
+        s.set_table_seats(&claim, &seats).await?;
+        s.set_table_status(&claim, TableStatus::Playing).await?;
+        s.set_table_carried(&claim, &json!({"huang_fan": 0, "dealer": 2}))
             .await?;
         let t = s.table(&id).await?;
         assert_eq!(t.seats, seats);
@@ -80,9 +81,9 @@ async fn tables_keep_seats_status_and_carried_state() {
             .tables_with_status(&[TableStatus::Open, TableStatus::Playing])
             .await?;
         assert_eq!(both.len(), 2);
-        assert!(both.iter().any(|t| t.id == other));
+        assert!(both.iter().any(|t| t.id == other.table));
         expect_err(
-            s.set_table_status(&TableId::new(), TableStatus::Closed)
+            s.set_table_status(&common::unknown_table(), TableStatus::Closed)
                 .await,
             |e| matches!(e, StoreError::NotFound { what: "table", .. }),
         )?;
@@ -96,14 +97,15 @@ async fn a_finished_hand_is_stored_whole_and_a_retry_stores_nothing_more() {
     on_each_backend(|db| async move {
         let s = &db.store;
         let ps = players(&db, 2).await?;
-        let id = table_of(&db, "sichuan", &ps).await?;
+        let claim = table_of(&db, "sichuan", &ps).await?;
+        let id = claim.table.clone();
         let mut h0 = hand(&id, 0, &ps, [3, -1, -1, -1]);
         h0.escapes = vec![Escape {
             player: ps[1].clone(),
             points: 15,
         }];
-        assert_eq!(s.record_hand(&h0).await?, Recorded::Stored);
-        assert_eq!(s.record_hand(&h0).await?, Recorded::AlreadyStored);
+        assert_eq!(s.record_hand(&claim, &h0).await?, Recorded::Stored);
+        assert_eq!(s.record_hand(&claim, &h0).await?, Recorded::AlreadyStored);
         let t = s.table(&id).await?;
         assert_eq!(t.hands_played, 1);
         assert_eq!(t.carried, h0.carried);
@@ -116,25 +118,30 @@ async fn a_finished_hand_is_stored_whole_and_a_retry_stores_nothing_more() {
         // A different hand under a stored number, a gap, an unknown table.
         let mut clash = hand(&id, 0, &ps, [0; 4]);
         clash.seed = 1;
-        expect_err(s.record_hand(&clash).await, |e| {
+        expect_err(s.record_hand(&claim, &clash).await, |e| {
             matches!(e, StoreError::HandConflict { hand: 0, .. })
         })?;
-        expect_err(s.record_hand(&hand(&id, 5, &ps, [0; 4])).await, |e| {
-            matches!(
-                e,
-                StoreError::HandOutOfOrder {
-                    stored: 1,
-                    hand: 5,
-                    ..
-                }
-            )
-        })?;
         expect_err(
-            s.record_hand(&hand(&TableId::new(), 0, &ps, [0; 4])).await,
+            s.record_hand(&claim, &hand(&id, 5, &ps, [0; 4])).await,
+            |e| {
+                matches!(
+                    e,
+                    StoreError::HandOutOfOrder {
+                        stored: 1,
+                        hand: 5,
+                        ..
+                    }
+                )
+            },
+        )?;
+        let ghost = common::unknown_table();
+        expect_err(
+            s.record_hand(&ghost, &hand(&ghost.table, 0, &ps, [0; 4]))
+                .await,
             |e| matches!(e, StoreError::NotFound { what: "table", .. }),
         )?;
         let h1 = hand(&id, 1, &ps, [-2, 6, -2, -2]);
-        assert_eq!(s.record_hand(&h1).await?, Recorded::Stored);
+        assert_eq!(s.record_hand(&claim, &h1).await?, Recorded::Stored);
         assert_eq!(s.rating(&ps[0], "sichuan").await?, (1500.5, 2));
         // Read back: the table's hands and one hand's replay.
         let hands = s.table_hands(&id).await?;
@@ -174,7 +181,8 @@ async fn nothing_partial(db: &Db, id: &TableId) -> anyhow::Result<()> {
 async fn a_failed_statement_leaves_nothing_and_the_retry_stores_once() {
     on_each_backend(|db| async move {
         let ps = players(&db, 2).await?;
-        let id = table_of(&db, "sichuan", &ps).await?;
+        let claim = table_of(&db, "sichuan", &ps).await?;
+        let id = claim.table.clone();
         let mut h = hand(&id, 0, &ps, [3, -1, -1, -1]);
         h.escapes = vec![Escape {
             player: ps[1].clone(),
@@ -197,7 +205,7 @@ async fn a_failed_statement_leaves_nothing_and_the_retry_stores_once() {
             )
             .await?;
         }
-        let err = expect_err(db.store.record_hand(&h).await, |e| {
+        let err = expect_err(db.store.record_hand(&claim, &h).await, |e| {
             matches!(e, StoreError::Database(_))
         })?;
         assert!(err.to_string().contains("injected failure"), "{err}");
@@ -205,8 +213,11 @@ async fn a_failed_statement_leaves_nothing_and_the_retry_stores_once() {
         db.execute("DROP TRIGGER fail_penalty ON escape_penalties")
             .await
             .or(db.execute("DROP TRIGGER fail_penalty").await)?;
-        assert_eq!(db.store.record_hand(&h).await?, Recorded::Stored);
-        assert_eq!(db.store.record_hand(&h).await?, Recorded::AlreadyStored);
+        assert_eq!(db.store.record_hand(&claim, &h).await?, Recorded::Stored);
+        assert_eq!(
+            db.store.record_hand(&claim, &h).await?,
+            Recorded::AlreadyStored
+        );
         assert_eq!(db.count("SELECT COUNT(*) FROM hands").await?, 1);
         assert_eq!(db.count("SELECT COUNT(*) FROM escape_penalties").await?, 1);
         assert_eq!(db.store.table(&id).await?.hands_played, 1);
@@ -223,7 +234,8 @@ async fn a_dropped_connection_leaves_nothing_and_the_retry_stores_once() {
             return Ok(());
         }
         let ps = players(&db, 2).await?;
-        let id = table_of(&db, "sichuan", &ps).await?;
+        let claim = table_of(&db, "sichuan", &ps).await?;
+        let id = claim.table.clone();
         let mut h = hand(&id, 0, &ps, [3, -1, -1, -1]);
         h.escapes = vec![Escape {
             player: ps[1].clone(),
@@ -239,7 +251,7 @@ async fn a_dropped_connection_leaves_nothing_and_the_retry_stores_once() {
         .await?;
         let err = db
             .store
-            .record_hand(&h)
+            .record_hand(&claim, &h)
             .await
             .expect_err("the connection dropped");
         assert!(
@@ -249,8 +261,11 @@ async fn a_dropped_connection_leaves_nothing_and_the_retry_stores_once() {
         nothing_partial(&db, &id).await?;
         db.execute("DROP TRIGGER drop_me ON escape_penalties")
             .await?;
-        assert_eq!(db.store.record_hand(&h).await?, Recorded::Stored);
-        assert_eq!(db.store.record_hand(&h).await?, Recorded::AlreadyStored);
+        assert_eq!(db.store.record_hand(&claim, &h).await?, Recorded::Stored);
+        assert_eq!(
+            db.store.record_hand(&claim, &h).await?,
+            Recorded::AlreadyStored
+        );
         assert_eq!(db.count("SELECT COUNT(*) FROM hands").await?, 1);
         assert_eq!(db.count("SELECT COUNT(*) FROM hand_seats").await?, 4);
         Ok(())
@@ -262,10 +277,14 @@ async fn a_dropped_connection_leaves_nothing_and_the_retry_stores_once() {
 async fn two_writers_of_the_same_hand_store_it_once() {
     on_each_backend(|db| async move {
         let ps = players(&db, 2).await?;
-        let id = table_of(&db, "sichuan", &ps).await?;
+        let claim = table_of(&db, "sichuan", &ps).await?;
+        let id = claim.table.clone();
         for n in 0..5 {
             let h = hand(&id, n, &ps, [3, -1, -1, -1]);
-            let (a, b) = tokio::join!(db.store.record_hand(&h), db.store.record_hand(&h));
+            let (a, b) = tokio::join!(
+                db.store.record_hand(&claim, &h),
+                db.store.record_hand(&claim, &h)
+            );
             let mut got = [a?, b?];
             got.sort_by_key(|r| *r == Recorded::AlreadyStored);
             assert_eq!(got, [Recorded::Stored, Recorded::AlreadyStored]);
@@ -281,7 +300,8 @@ async fn two_writers_of_the_same_hand_store_it_once() {
 async fn the_action_log_is_append_only() {
     on_each_backend(|db| async move {
         let s = &db.store;
-        let id = table_of(&db, "sichuan", &[]).await?;
+        let claim = table_of(&db, "sichuan", &[]).await?;
+        let id = claim.table.clone();
         let at = UnixMillis::now();
         let entry = |seq, hand_no, seat| store::LoggedAction {
             seq,
@@ -290,15 +310,15 @@ async fn the_action_log_is_append_only() {
             action: json!({"type": "discard", "tile": "5p"}),
             at,
         };
-        s.append_actions(&id, &[entry(0, 0, 0), entry(1, 0, 1)])
+        s.append_actions(&claim, &[entry(0, 0, 0), entry(1, 0, 1)])
             .await?;
         assert_eq!(s.next_action_seq(&id).await?, 2);
-        s.append_actions(&id, &[entry(2, 1, 2)]).await?;
-        s.append_actions(&id, &[]).await?;
+        s.append_actions(&claim, &[entry(2, 1, 2)]).await?;
+        s.append_actions(&claim, &[]).await?;
         assert_eq!(s.next_action_seq(&id).await?, 3);
         assert_eq!(s.next_action_seq(&TableId::new()).await?, 0);
         let err = expect_err(
-            s.append_actions(&id, &[entry(3, 1, 3), entry(1, 1, 0)])
+            s.append_actions(&claim, &[entry(3, 1, 3), entry(1, 1, 0)])
                 .await,
             |e| matches!(e, StoreError::LogConflict { seq: 1, .. }),
         )?;
@@ -311,7 +331,8 @@ async fn the_action_log_is_append_only() {
         let from_1 = s.actions(&id, 1).await?;
         assert_eq!(from_1, vec![entry(2, 1, 2)]);
         expect_err(
-            s.append_actions(&TableId::new(), &[entry(0, 0, 0)]).await,
+            s.append_actions(&common::unknown_table(), &[entry(0, 0, 0)])
+                .await,
             |e| matches!(e, StoreError::NotFound { what: "table", .. }),
         )?;
         Ok(())
@@ -338,11 +359,11 @@ async fn grouped_appends_are_each_stored_or_refused_on_their_own() {
         };
         // Every table appends 25 actions, one at a time, all tables at once.
         let mut tasks = tokio::task::JoinSet::new();
-        for id in tables.clone() {
+        for claim in tables.clone() {
             let s = s.clone();
             tasks.spawn(async move {
                 for seq in 0..25 {
-                    s.append_actions(&id, &[entry(seq)]).await?;
+                    s.append_actions(&claim, &[entry(seq)]).await?;
                 }
                 Ok::<_, StoreError>(())
             });
@@ -350,7 +371,10 @@ async fn grouped_appends_are_each_stored_or_refused_on_their_own() {
         // Meanwhile, appends that must fail: a table that does not exist, a seq already held.
         let ghost = tokio::spawn({
             let s = s.clone();
-            async move { s.append_actions(&TableId::new(), &[entry(0)]).await }
+            async move {
+                s.append_actions(&common::unknown_table(), &[entry(0)])
+                    .await
+            }
         });
         while let Some(done) = tasks.join_next().await {
             done??;
@@ -358,8 +382,8 @@ async fn grouped_appends_are_each_stored_or_refused_on_their_own() {
         expect_err(ghost.await?, |e| {
             matches!(e, StoreError::NotFound { what: "table", .. })
         })?;
-        for id in &tables {
-            let held = s.actions(id, 0).await?;
+        for claim in &tables {
+            let held = s.actions(&claim.table, 0).await?;
             assert_eq!(held, (0..25).map(entry).collect::<Vec<_>>());
         }
         expect_err(
@@ -367,7 +391,7 @@ async fn grouped_appends_are_each_stored_or_refused_on_their_own() {
             |e| matches!(e, StoreError::LogConflict { seq: 3, .. }),
         )?;
         assert_eq!(
-            s.next_action_seq(&tables[0]).await?,
+            s.next_action_seq(&tables[0].table).await?,
             25,
             "a refused append adds nothing"
         );
@@ -381,7 +405,8 @@ async fn leaderboards_rank_by_score_and_rating_over_periods_with_pages() {
     on_each_backend(|db| async move {
         let s = &db.store;
         let ps = players(&db, 4).await?;
-        let id = table_of(&db, "sichuan", &ps).await?;
+        let claim = table_of(&db, "sichuan", &ps).await?;
+        let id = claim.table.clone();
         let now = UnixMillis::now();
         // An old hand (60 days ago) with an escape, and two recent hands.
         let mut h0 = hand(&id, 0, &ps, [10, -10, 0, 0]);
@@ -393,7 +418,7 @@ async fn leaderboards_rank_by_score_and_rating_over_periods_with_pages() {
         let h1 = hand(&id, 1, &ps, [-3, 1, 1, 1]);
         let h2 = hand(&id, 2, &ps, [-3, 5, -1, -1]);
         for h in [&h0, &h1, &h2] {
-            s.record_hand(h).await?;
+            s.record_hand(&claim, h).await?;
         }
         let board = |period, ranking, page| s.leaderboard("sichuan", period, ranking, page, now);
         let all = board(Period::AllTime, Ranking::Score, Page::first(10)).await?;

@@ -38,6 +38,9 @@ struct Prompt {
 
 pub struct Room {
     id: TableId,
+    /// This node's claim on the table: every write of the table's play is made under it, and
+    /// refused once another node holds the table.
+    claim: store::Claim,
     store: Store,
     settings: RoomSettings,
     timing: Timing,
@@ -71,13 +74,14 @@ pub struct Room {
 impl Room {
     pub fn new(
         store: Store,
-        id: TableId,
+        claim: store::Claim,
         settings: RoomSettings,
         occupants: Vec<Occupant>,
         timing: Timing,
         start: super::Start,
         metrics: Arc<crate::metrics::Metrics>,
     ) -> Room {
+        let id = claim.table.clone();
         let players = usize::from(settings.ruleset.rules().players());
         let super::Start {
             table,
@@ -110,6 +114,7 @@ impl Room {
             phase: super::RoomPhase::Waiting,
         }));
         let room = Room {
+            claim,
             id,
             store,
             settings,
@@ -472,7 +477,7 @@ impl Room {
         tracing::info!("no hand was dealt in time; the room closes");
         if let Err(e) = self
             .store
-            .set_table_status(&self.id, store::TableStatus::Closed)
+            .set_table_status(&self.claim, store::TableStatus::Closed)
             .await
         {
             crate::metrics::bump(&self.metrics.store_failures_total);

@@ -2,7 +2,7 @@
 //! else talks to it through [`RoomHandle`]. No lock guards game state.
 
 mod actor;
-mod backoff;
+pub(crate) mod backoff;
 mod seat;
 mod writer;
 
@@ -335,7 +335,7 @@ pub use actor::{random_u64, seed_commitment};
 /// Starts a room for a stored table whose seats are `occupants`.
 pub fn spawn(
     store: Store,
-    table: TableId,
+    claim: store::Claim,
     settings: RoomSettings,
     occupants: Vec<Occupant>,
     timing: Timing,
@@ -343,8 +343,8 @@ pub fn spawn(
     metrics: Arc<crate::metrics::Metrics>,
 ) -> RoomHandle {
     let (tx, rx) = mpsc::channel(256);
-    let table_id = table.clone();
-    let room = actor::Room::new(store, table, settings, occupants, timing, start, metrics);
+    let table_id = claim.table.clone();
+    let room = actor::Room::new(store, claim, settings, occupants, timing, start, metrics);
     let summary = room.summary_cell();
     let span = tracing::info_span!("room", table = %table_id);
     tokio::spawn(tracing::Instrument::instrument(room.run(rx), span));

@@ -42,6 +42,8 @@ pub struct RatedSeat {
 /// A finished hand to store; for the match's last hand, the seats to rate (the ratings are
 /// read and changed by the writer, so the room never waits on them either).
 pub struct Job {
+    /// The node's claim on the table, which the write is made under.
+    pub claim: store::Claim,
     pub hand: FinishedHand,
     pub rated: Option<Vec<RatedSeat>>,
 }
@@ -113,7 +115,7 @@ async fn attempt_once(store: &Store, job: &mut Job) -> Result<(), StoreError> {
             Err(e) => tracing::error!(error = %e, "ratings unreadable; the match is not rated"),
         }
     }
-    store.record_hand(&job.hand).await.map(|_| ())
+    store.record_hand(&job.claim, &job.hand).await.map(|_| ())
 }
 
 /// The rating changes of a finished match, from its final scores (`crate::rating`).

@@ -175,7 +175,7 @@ impl Room {
             at: UnixMillis::now(),
         };
         let started = std::time::Instant::now();
-        if let Err(e) = self.store.append_actions(&self.id, &[entry]).await {
+        if let Err(e) = self.store.append_actions(&self.claim, &[entry]).await {
             crate::metrics::bump(&self.metrics.store_failures_total);
             return Err(format!("the action could not be logged: {e}"));
         }
@@ -215,7 +215,7 @@ impl Room {
             action: serde_json::json!({"type": "deal", "seed": seed.to_string()}),
             at: UnixMillis::now(),
         };
-        if let Err(e) = self.store.append_actions(&self.id, &[entry]).await {
+        if let Err(e) = self.store.append_actions(&self.claim, &[entry]).await {
             crate::metrics::bump(&self.metrics.store_failures_total);
             let retry = self.now() + self.store_failed(&e.to_string(), "the deal");
             match &mut self.phase {
@@ -301,6 +301,7 @@ impl Room {
             finished: UnixMillis::now(),
         };
         let job = writer::Job {
+            claim: self.claim.clone(),
             hand,
             rated: last.then(|| self.rated_seats()),
         };

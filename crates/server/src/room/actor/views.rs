@@ -228,7 +228,7 @@ impl Room {
     /// Stores the table's carried state outside a finished hand (a player left between hands).
     pub(super) async fn persist_carried(&self) {
         let carried = serde_json::to_value(self.table.state()).unwrap_or_default();
-        if let Err(e) = self.store.set_table_carried(&self.id, &carried).await {
+        if let Err(e) = self.store.set_table_carried(&self.claim, &carried).await {
             crate::metrics::bump(&self.metrics.store_failures_total);
             tracing::error!(error = %e, "the table's carried state could not be stored");
         }
@@ -237,7 +237,7 @@ impl Room {
     pub(super) async fn persist_seats(&self) {
         let seats: Vec<store::SeatOccupant> =
             self.seats.iter().map(|s| s.occupant.stored()).collect();
-        if let Err(e) = self.store.set_table_seats(&self.id, &seats).await {
+        if let Err(e) = self.store.set_table_seats(&self.claim, &seats).await {
             crate::metrics::bump(&self.metrics.store_failures_total);
             tracing::error!(error = %e, "seats could not be stored");
         }
@@ -248,7 +248,7 @@ impl Room {
         if full
             && let Err(e) = self
                 .store
-                .set_table_status(&self.id, TableStatus::Playing)
+                .set_table_status(&self.claim, TableStatus::Playing)
                 .await
         {
             crate::metrics::bump(&self.metrics.store_failures_total);
