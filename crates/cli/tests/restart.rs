@@ -1,6 +1,8 @@
-//! `mahjong serve` killed with SIGKILL in the middle of a hand and started again: the table is
-//! rebuilt from the store, the player reconnects to the same seat and hand, and the hand ends
-//! with the settlement a replay of its log gives.
+//! `mahjong serve` killed with SIGKILL in the middle of a hand, and either started again under
+//! its name or replaced by another node on the same database (which adopts the table once the
+//! dead node's lease lapses): the table is rebuilt from the store, the player reconnects to the
+//! same seat and hand, and the hand ends with the settlement a replay of its log gives, stored
+//! once.
 
 #[path = "../../server/tests/common/mod.rs"]
 mod common;
@@ -17,6 +19,7 @@ fn serve(dir: &std::path::Path, port: u16, database: Option<&str>) -> Child {
     let mut command = Command::new(env!("CARGO_BIN_EXE_mahjong"));
     command
         .args(["serve", "--port", &port.to_string(), "--grace-ms", "10000"])
+        .args(["--node-lease-ms", "1000"])
         .args([
             "--next-hand-ms",
             "50",
@@ -49,7 +52,8 @@ async fn healthy(addr: std::net::SocketAddr) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_killed_server_resumes_the_hand_it_was_playing() {
-    killed_and_resumed(None).await;
+    killed_and_resumed(None, Back::SameNode).await;
+    killed_and_resumed(None, Back::AnotherNode).await;
     if let Some(admin) = std::env::var("TEST_DATABASE_URL")
         .ok()
         .filter(|u| !u.is_empty())
@@ -68,7 +72,9 @@ async fn a_killed_server_resumes_the_hand_it_was_playing() {
             .execute(&mut c)
             .await
             .expect("create test database");
-        killed_and_resumed(Some(&common::with_database(&admin, &name))).await;
+        let url = common::with_database(&admin, &name);
+        killed_and_resumed(Some(&url), Back::SameNode).await;
+        killed_and_resumed(Some(&url), Back::AnotherNode).await;
         let _ = sqlx_pg::raw_sql(sqlx_pg::AssertSqlSafe(format!(
             "DROP DATABASE {name} WITH (FORCE)"
         )))
@@ -77,13 +83,48 @@ async fn a_killed_server_resumes_the_hand_it_was_playing() {
     }
 }
 
-async fn killed_and_resumed(database: Option<&str>) {
-    let dir = std::env::temp_dir().join(format!("mahjong-restart-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
+/// Who plays the table after the kill.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Back {
+    /// The server started again on its port: the same node name, which takes its tables back
+    /// at once.
+    SameNode,
+    /// Another node (another port, so another name) on the same database: it adopts the table
+    /// when the dead node's lease lapses.
+    AnotherNode,
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .map(|a| a.port())
-        .expect("a free port");
+        .expect("a free port")
+}
+
+/// Connects to `table` on `addr` until the node serves it (a node adopting it may not yet):
+/// the client and the first message, a snapshot.
+async fn when_served(
+    addr: std::net::SocketAddr,
+    table: &str,
+    token: &str,
+    last: u64,
+) -> (Client, Value) {
+    for _ in 0..200 {
+        if let Ok(mut client) = Client::connect(addr, table, token, Some(last)).await
+            && let Ok(Some(first)) = client.next(WAIT).await
+            && first["type"] == "snapshot"
+        {
+            return (client, first);
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("table {table} not served on {addr} within 10 s");
+}
+
+async fn killed_and_resumed(database: Option<&str>, back: Back) {
+    let dir = std::env::temp_dir().join(format!("mahjong-restart-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let port = free_port();
     let addr: std::net::SocketAddr = format!("127.0.0.1:{port}").parse().expect("addr");
     let mut child = serve(&dir, port, database);
     healthy(addr).await;
@@ -132,12 +173,14 @@ async fn killed_and_resumed(database: Option<&str>) {
     child.kill().expect("SIGKILL");
     let _ = child.wait();
     drop(client);
+    let port = match back {
+        Back::SameNode => port,
+        Back::AnotherNode => free_port(),
+    };
+    let addr: std::net::SocketAddr = format!("127.0.0.1:{port}").parse().expect("addr");
     let mut child = serve(&dir, port, database);
     healthy(addr).await;
-    let mut client = Client::connect(addr, &table, &token, Some(last))
-        .await
-        .expect("reconnect");
-    let first = client.next(WAIT).await.expect("message").expect("open");
+    let (mut client, first) = when_served(addr, &table, &token, last).await;
     assert_eq!(
         first["type"], "snapshot",
         "a restarted server sends the whole table: {first}"

@@ -82,6 +82,12 @@ pub struct Config {
     /// back its unfinished tables at once (default: the host's name and the port, `host:8080`).
     #[arg(long, env = "MAHJONG_NODE_NAME", value_parser = node_name)]
     pub node_name: Option<String>,
+    /// How long this node's lease lasts past its last renewal, in milliseconds (500–60,000):
+    /// how long its tables wait for another node when it dies. It renews every fifth of it
+    /// (at most every second).
+    #[arg(long, env = "MAHJONG_NODE_LEASE_MS", default_value_t = 5_000,
+          value_parser = clap::value_parser!(u64).range(500..=60_000))]
+    pub node_lease_ms: u64,
     /// Logs as JSON lines instead of text.
     #[arg(long, env = "MAHJONG_LOG_JSON", value_parser = clap::builder::BoolishValueParser::new())]
     pub log_json: bool,
@@ -114,6 +120,7 @@ impl Config {
             db_pool_size: 8,
             db_timeout_ms: 5_000,
             node_name: None,
+            node_lease_ms: 5_000,
             log_json: false,
             time: crate::time::TimeSource::System,
         }

@@ -298,7 +298,8 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
     });
     let limiter = limits::limiter(config.http_rate);
     let node = config.node(local.port());
-    node::register(&store, &node, local).await?;
+    let lease = std::time::Duration::from_millis(config.node_lease_ms);
+    node::register(&store, &node, local, lease).await?;
     let state = AppState {
         life: Arc::new(tokio::sync::watch::channel(node::NodePhase::Serving).0),
         node,

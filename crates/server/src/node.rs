@@ -11,11 +11,17 @@ use store::{NodeId, Store};
 use crate::AppState;
 use crate::room::backoff::Backoff;
 
-/// How long a node's lease lasts past its last renewal: the longest its tables wait for
-/// another node after it dies.
-pub const NODE_LEASE: Duration = Duration::from_secs(5);
-/// How often a node renews its lease and looks for tables to adopt.
-const HEARTBEAT: Duration = Duration::from_secs(1);
+/// How long the node's lease lasts past its last renewal (`--node-lease-ms`): the longest its
+/// tables wait for another node after it dies.
+fn lease(state: &AppState) -> Duration {
+    Duration::from_millis(state.config.node_lease_ms)
+}
+
+/// How often the node renews its lease and looks for tables to adopt: five times a lease, at
+/// most once a second.
+fn heartbeat(state: &AppState) -> Duration {
+    (lease(state) / 5).min(Duration::from_secs(1))
+}
 
 /// Where a node is in its life.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,10 +37,9 @@ pub(crate) async fn register(
     store: &Store,
     node: &NodeId,
     addr: SocketAddr,
+    lease: Duration,
 ) -> Result<(), store::StoreError> {
-    store
-        .register_node(node, &addr.to_string(), NODE_LEASE)
-        .await?;
+    store.register_node(node, &addr.to_string(), lease).await?;
     tracing::debug!(node = %node, "node registered");
     Ok(())
 }
@@ -44,24 +49,25 @@ pub(crate) async fn register(
 /// another node claimed meanwhile refuses this node's writes from then on.
 pub(crate) fn spawn_heartbeat(state: &AppState, addr: SocketAddr) {
     let (store, node) = (state.store.clone(), state.node.clone());
+    let (lease, beat) = (lease(state), heartbeat(state));
     let mut life = state.life.subscribe();
     tokio::spawn(async move {
-        let mut every = tokio::time::interval(HEARTBEAT);
+        let mut every = tokio::time::interval(beat);
         every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         // An outage is logged with backoff, not once a second.
-        let mut failures = Backoff::new(HEARTBEAT, Duration::from_secs(30));
+        let mut failures = Backoff::new(beat, Duration::from_secs(30));
         loop {
             tokio::select! {
                 _ = every.tick() => {}
                 _ = life.wait_for(|p| *p == NodePhase::Leaving) => return,
             }
-            match store.renew_node(&node, NODE_LEASE).await {
+            match store.renew_node(&node, lease).await {
                 Ok(true) => {
                     failures.succeeded();
                 }
                 Ok(false) => {
                     tracing::warn!(node = %node, "the node's lease had lapsed; registering again");
-                    if let Err(e) = register(&store, &node, addr).await {
+                    if let Err(e) = register(&store, &node, addr, lease).await {
                         tracing::warn!(error = %e, "the node could not register again");
                     }
                 }
@@ -79,15 +85,16 @@ pub(crate) fn spawn_heartbeat(state: &AppState, addr: SocketAddr) {
     });
 }
 
-/// Every second while the node serves, claims and rebuilds the tables nobody alive holds:
-/// another node's, once its lease lapsed, are played on here within a second or so.
+/// At every heartbeat while the node serves, claims and rebuilds the tables nobody alive
+/// holds: another node's, once its lease lapsed, are played on here a heartbeat later.
 pub(crate) fn spawn_adoption(state: &AppState) {
     let state = state.clone();
+    let beat = heartbeat(&state);
     let mut life = state.life.subscribe();
     tokio::spawn(async move {
-        let mut every = tokio::time::interval(HEARTBEAT);
+        let mut every = tokio::time::interval(beat);
         every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        let mut failures = Backoff::new(HEARTBEAT, Duration::from_secs(30));
+        let mut failures = Backoff::new(beat, Duration::from_secs(30));
         loop {
             tokio::select! {
                 _ = every.tick() => {}
