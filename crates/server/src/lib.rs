@@ -318,7 +318,6 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
     }
     spawn_housekeeping(state.store.clone(), state.limiter.clone());
     node::spawn_heartbeat(&state, local);
-    node::spawn_adoption(&state);
     spawn_metrics_upkeep(state.metrics.clone());
     let app = router(state.clone());
     let task = tokio::spawn(async move {

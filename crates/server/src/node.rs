@@ -1,5 +1,5 @@
-//! This server among the nodes sharing its database: its lease, renewed every second, and the
-//! tables it adopts, those nobody alive holds (a node that died, or left). A node plays only
+//! This server among the nodes sharing its database: its lease, renewed at every heartbeat,
+//! and the tables it adopts, those nobody alive holds (a node that died, or left). A node plays only
 //! the tables it claimed, and every write of theirs is made under its claim
 //! (`store::ownership`).
 
@@ -44,12 +44,14 @@ pub(crate) async fn register(
     Ok(())
 }
 
-/// Renews the node's lease every second while it serves. A lease found lapsed (the node was
-/// paused, or the database away, for longer than the lease) is registered again: a table
-/// another node claimed meanwhile refuses this node's writes from then on.
+/// At every heartbeat while the node serves: renews its lease, then claims and rebuilds the
+/// tables nobody alive holds (another node's, once its lease lapsed, are played on here a
+/// heartbeat later). A lease found lapsed (the node was paused, or the database away, for
+/// longer than the lease) is registered again: a table another node claimed meanwhile refuses
+/// this node's writes from then on.
 pub(crate) fn spawn_heartbeat(state: &AppState, addr: SocketAddr) {
-    let (store, node) = (state.store.clone(), state.node.clone());
-    let (lease, beat) = (lease(state), heartbeat(state));
+    let state = state.clone();
+    let beat = heartbeat(&state);
     let mut life = state.life.subscribe();
     tokio::spawn(async move {
         let mut every = tokio::time::interval(beat);
@@ -61,23 +63,14 @@ pub(crate) fn spawn_heartbeat(state: &AppState, addr: SocketAddr) {
                 _ = every.tick() => {}
                 _ = life.wait_for(|p| *p == NodePhase::Leaving) => return,
             }
-            match store.renew_node(&node, lease).await {
-                Ok(true) => {
+            match beat_once(&state, addr).await {
+                Ok(()) => {
                     failures.succeeded();
-                }
-                Ok(false) => {
-                    tracing::warn!(node = %node, "the node's lease had lapsed; registering again");
-                    if let Err(e) = register(&store, &node, addr, lease).await {
-                        tracing::warn!(error = %e, "the node could not register again");
-                    }
                 }
                 Err(e) => {
                     let retry = failures.failed();
                     if retry.log {
-                        tracing::warn!(
-                            error = %e, attempt = retry.attempt,
-                            "the node's lease could not be renewed"
-                        );
+                        tracing::warn!(error = %e, attempt = retry.attempt, "the node's heartbeat failed");
                     }
                 }
             }
@@ -85,37 +78,18 @@ pub(crate) fn spawn_heartbeat(state: &AppState, addr: SocketAddr) {
     });
 }
 
-/// At every heartbeat while the node serves, claims and rebuilds the tables nobody alive
-/// holds: another node's, once its lease lapsed, are played on here a heartbeat later.
-pub(crate) fn spawn_adoption(state: &AppState) {
-    let state = state.clone();
-    let beat = heartbeat(&state);
-    let mut life = state.life.subscribe();
-    tokio::spawn(async move {
-        let mut every = tokio::time::interval(beat);
-        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        let mut failures = Backoff::new(beat, Duration::from_secs(30));
-        loop {
-            tokio::select! {
-                _ = every.tick() => {}
-                _ = life.wait_for(|p| *p == NodePhase::Leaving) => return,
-            }
-            match crate::restore::restore_rooms(&state, store::Claimable::Orphaned).await {
-                Ok(adopted) => {
-                    failures.succeeded();
-                    if adopted > 0 {
-                        tracing::info!(adopted, "tables adopted");
-                    }
-                }
-                Err(e) => {
-                    let retry = failures.failed();
-                    if retry.log {
-                        tracing::warn!(error = %e, attempt = retry.attempt, "adoption failed");
-                    }
-                }
-            }
-        }
-    });
+/// One heartbeat: the lease renewed (or registered again), then the orphans adopted.
+async fn beat_once(state: &AppState, addr: SocketAddr) -> Result<(), store::StoreError> {
+    let lease = lease(state);
+    if !state.store.renew_node(&state.node, lease).await? {
+        tracing::warn!(node = %state.node, "the node's lease had lapsed; registering again");
+        register(&state.store, &state.node, addr, lease).await?;
+    }
+    let adopted = crate::restore::restore_rooms(state, store::Claimable::Orphaned).await?;
+    if adopted > 0 {
+        tracing::info!(adopted, "tables adopted");
+    }
+    Ok(())
 }
 
 /// The node leaves (after its rooms stopped): no more renewals or adoptions, and its lease

@@ -28,7 +28,8 @@ pub enum RestoreError {
 
 /// Claims and rebuilds the unfinished tables this node may claim (`which`: at start its own
 /// from before a restart too; while running, those of nodes whose lease lapsed and those nobody
-/// holds); returns how many were restored. A table that cannot be rebuilt is logged and skipped, never changed.
+/// holds); returns how many were restored. A table whose rebuilding the store interrupted is
+/// released for the next round; one that cannot be read is logged and left as it was.
 pub async fn restore_rooms(
     state: &AppState,
     which: store::Claimable,
@@ -44,10 +45,25 @@ pub async fn restore_rooms(
         let Some(claim) = state.store.claim_table(&id, &state.node).await? else {
             continue;
         };
-        let record = state.store.table(&id).await?;
-        match restore(state, record, claim).await {
+        let rebuilt = match state.store.table(&id).await {
+            Ok(record) => restore(state, record, claim.clone()).await,
+            Err(e) => Err(e.into()),
+        };
+        match rebuilt {
             Ok(()) => restored += 1,
-            Err(e) => tracing::error!(table = %id, error = %e, "a table could not be restored"),
+            Err(e @ RestoreError::Unreadable { .. }) => {
+                // No node could play it: it stays claimed (logged once, not at every
+                // adoption round) until an operator mends it and this node restarts.
+                tracing::error!(table = %id, error = %e, "a table could not be restored");
+            }
+            Err(e @ RestoreError::Store(_)) => {
+                // Claimed but not played, it would wait for this node's restart: it is let go
+                // for the next adoption round, here or on another node.
+                tracing::warn!(table = %id, error = %e, "a table could not be restored yet");
+                if let Err(e) = state.store.release_table(&claim).await {
+                    tracing::warn!(table = %id, error = %e, "the table's claim could not be released");
+                }
+            }
         }
     }
     Ok(restored)

@@ -226,3 +226,14 @@ pub async fn players(db: &Db, n: usize) -> anyhow::Result<Vec<PlayerId>> {
     }
     Ok(out)
 }
+
+/// Action `seq` of hand 0, a discard by the first seat.
+pub fn entry(seq: u64) -> store::LoggedAction {
+    store::LoggedAction {
+        seq,
+        hand_no: 0,
+        seat: 0,
+        action: json!({"type": "discard", "tile": "5p"}),
+        at: store::UnixMillis::now(),
+    }
+}

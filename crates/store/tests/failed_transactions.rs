@@ -9,8 +9,7 @@ mod common;
 use std::time::Duration;
 
 use common::{Db, expect_err, hand, on_each_backend, players, table_of};
-use serde_json::json;
-use store::{Access, Escape, LoggedAction, Recorded, Store, StoreError, StoreOptions, UnixMillis};
+use store::{Access, Escape, Recorded, Store, StoreError, StoreOptions};
 
 /// Fails an insert into `table` whose `column` is 15 by ending the whole transaction (as
 /// SQLite does on a full disk), and one whose `column` is 16 by failing the statement only.
@@ -42,17 +41,6 @@ async fn one_connection(db: &Db) -> anyhow::Result<Store> {
         ..StoreOptions::default()
     };
     Ok(Store::connect_with(&db.url, options).await?)
-}
-
-/// Action `seq` of hand 0, a discard by the first seat.
-fn entry(seq: u64) -> LoggedAction {
-    LoggedAction {
-        seq,
-        hand_no: 0,
-        seat: 0,
-        action: json!({"type": "discard", "tile": "5p"}),
-        at: UnixMillis::now(),
-    }
 }
 
 /// A write on a connection of its own, which fails if another holds the write lock.
@@ -97,11 +85,12 @@ async fn a_failed_log_append_leaves_no_transaction_open_on_its_connection() {
         let ps = players(&db, 1).await?;
         let claim = table_of(&db, "sichuan", &ps).await?;
         for seq in [15, 16] {
-            expect_err(store.append_actions(&claim, &[entry(seq)]).await, |e| {
-                matches!(e, StoreError::Database(_))
-            })?;
+            expect_err(
+                store.append_actions(&claim, &[common::entry(seq)]).await,
+                |e| matches!(e, StoreError::Database(_)),
+            )?;
         }
-        store.append_actions(&claim, &[entry(0)]).await?;
+        store.append_actions(&claim, &[common::entry(0)]).await?;
         assert_eq!(db.count("SELECT COUNT(*) FROM room_actions").await?, 1);
         side_write(&db).await?;
         Ok(())
@@ -119,9 +108,10 @@ async fn a_database_that_cannot_take_writes_now_is_worth_a_retry_and_a_refused_w
         install_failures(&db, "room_actions", "seq").await?;
         let ps = players(&db, 1).await?;
         let claim = table_of(&db, "sichuan", &ps).await?;
-        let refused = expect_err(db.store.append_actions(&claim, &[entry(16)]).await, |e| {
-            matches!(e, StoreError::Database(_))
-        })?;
+        let refused = expect_err(
+            db.store.append_actions(&claim, &[common::entry(16)]).await,
+            |e| matches!(e, StoreError::Database(_)),
+        )?;
         assert!(!refused.is_transient(), "{refused:?}");
         if db.name == "postgres" {
             let name = db.url.rsplit('/').next().unwrap_or_default();
@@ -136,9 +126,10 @@ async fn a_database_that_cannot_take_writes_now_is_worth_a_retry_and_a_refused_w
             ..StoreOptions::default()
         };
         let read_only = Store::connect_with(&db.url, options).await?;
-        let err = expect_err(read_only.append_actions(&claim, &[entry(0)]).await, |e| {
-            matches!(e, StoreError::Database(_))
-        })?;
+        let err = expect_err(
+            read_only.append_actions(&claim, &[common::entry(0)]).await,
+            |e| matches!(e, StoreError::Database(_)),
+        )?;
         assert!(err.is_transient(), "{err:?}");
         Ok(())
     })

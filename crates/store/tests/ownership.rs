@@ -8,10 +8,7 @@ mod common;
 use std::time::Duration;
 
 use common::{Db, expect_err, hand, on_each_backend, players, table_of};
-use serde_json::json;
-use store::{
-    Claim, Claimable, Epoch, LoggedAction, NodeId, StoreError, TableId, TableStatus, UnixMillis,
-};
+use store::{Claim, Claimable, Epoch, NodeId, StoreError, TableId, TableStatus};
 
 const LONG: Duration = Duration::from_secs(600);
 
@@ -158,17 +155,6 @@ fn node_names_are_checked() {
     }
 }
 
-/// Action `seq` of hand 0.
-fn entry(seq: u64) -> LoggedAction {
-    LoggedAction {
-        seq,
-        hand_no: 0,
-        seat: 0,
-        action: json!({"type": "discard", "tile": "5p"}),
-        at: UnixMillis::now(),
-    }
-}
-
 /// Asserts that `r` was refused as a write under `old`, a claim no longer current.
 fn fenced<T: std::fmt::Debug>(r: Result<T, StoreError>, old: &Claim) -> anyhow::Result<()> {
     expect_err(
@@ -191,11 +177,14 @@ async fn a_node_that_lost_its_table_writes_nothing_to_it() {
         let ps = players(&db, 2).await?;
         let t = table_of(&db, "sichuan", &ps).await?.table;
         let old = db.store.claim_table(&t, &a).await?.expect("free");
-        grouped.append_actions(&old, &[entry(0)]).await?;
+        grouped.append_actions(&old, &[common::entry(0)]).await?;
         let new = db.store.claim_table(&t, &b).await?.expect("a lapsed");
-        fenced(db.store.append_actions(&old, &[entry(1)]).await, &old)?;
+        fenced(
+            db.store.append_actions(&old, &[common::entry(1)]).await,
+            &old,
+        )?;
         let other = table_of(&db, "sichuan", &ps).await?;
-        let (second, first_of_other) = ([entry(1)], [entry(0)]);
+        let (second, first_of_other) = ([common::entry(1)], [common::entry(0)]);
         let (stale, fine) = tokio::join!(
             grouped.append_actions(&old, &second),
             grouped.append_actions(&other, &first_of_other)
@@ -209,7 +198,7 @@ async fn a_node_that_lost_its_table_writes_nothing_to_it() {
         assert!(!db.store.release_table(&old).await?);
         // The new owner writes as before: the log holds the old owner's first action and the
         // new owner's, nothing else.
-        grouped.append_actions(&new, &[entry(1)]).await?;
+        grouped.append_actions(&new, &[common::entry(1)]).await?;
         db.store.record_hand(&new, &first).await?;
         assert_eq!(db.store.actions(&t, 0).await?.len(), 2);
         assert_eq!(db.store.table(&t).await?.hands_played, 1);
@@ -232,7 +221,7 @@ async fn rooms_appending_at_once_all_get_in() {
             let store = db.store.clone();
             tasks.spawn(async move {
                 for seq in 0..40 {
-                    store.append_actions(&claim, &[entry(seq)]).await?;
+                    store.append_actions(&claim, &[common::entry(seq)]).await?;
                 }
                 Ok::<_, StoreError>(())
             });
