@@ -83,11 +83,14 @@ export class TableSocket {
       this.startPings();
     };
     ws.onmessage = (e) => this.receive(e.data);
-    ws.onclose = () => {
+    ws.onclose = (e) => {
       if (this.ws !== ws) return;
       this.ws = null;
       this.stopPings();
       this.failPending('disconnected', 'the connection dropped before the server answered');
+      // 1012 `moved`: the table left that server (it is stopping) and another plays it now;
+      // the retry goes at once, as a first one does.
+      if (e && e.code === 1012) this.attempt = 0;
       if (!this.stopped) this.scheduleRetry();
     };
     // An error is always followed by `close`, which decides what happens next.

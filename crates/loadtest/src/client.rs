@@ -288,6 +288,7 @@ fn error_code(code: ErrorCode) -> &'static str {
         ErrorCode::DuplicateId => "duplicate_id",
         ErrorCode::RateLimited => "rate_limited",
         ErrorCode::TableClosed => "table_closed",
+        ErrorCode::Moving => "moving",
         ErrorCode::Internal => "internal",
     }
 }

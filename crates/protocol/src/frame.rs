@@ -43,6 +43,14 @@ impl Body {
     }
 }
 
+/// The `seq` of a frame `Body::frame` made, read off its front without parsing the rest (a
+/// relay keeps the last one it passed on, to resume from it); `None` for a reply.
+pub fn seq_of(frame: &str) -> Option<u64> {
+    let rest = frame.strip_prefix("{\"seq\":")?;
+    let digits = rest.find(|c: char| !c.is_ascii_digit())?;
+    rest[..digits].parse().ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -77,6 +85,7 @@ mod tests {
                 })
                 .expect("serializes");
                 assert_eq!(&*body.frame(seq), expected.as_str());
+                assert_eq!(seq_of(&body.frame(seq)), seq);
                 let back: Envelope = serde_json::from_str(&body.frame(seq)).expect("reads");
                 assert_eq!(back.seq, seq);
                 assert_eq!(back.message, message);

@@ -12,7 +12,7 @@ mod messages;
 mod wire;
 
 pub use convert::{public_view, settlement, view, wire_event};
-pub use frame::Body;
+pub use frame::{Body, seq_of};
 pub use messages::{
     ClientMessage, Envelope, ErrorCode, PromptInfo, SeatInfo, SeatStatus, ServerMessage,
     TableSnapshot,

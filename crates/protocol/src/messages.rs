@@ -151,6 +151,9 @@ pub enum ErrorCode {
     RateLimited,
     /// The table is closed.
     TableClosed,
+    /// The table is moving to another server (its server stopped or failed): the request
+    /// changed nothing; a snapshot follows on this connection once the table plays again.
+    Moving,
     /// The server failed; the request changed nothing.
     Internal,
 }

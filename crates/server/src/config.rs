@@ -88,6 +88,11 @@ pub struct Config {
     #[arg(long, env = "MAHJONG_NODE_LEASE_MS", default_value_t = 5_000,
           value_parser = clap::value_parser!(u64).range(500..=60_000))]
     pub node_lease_ms: u64,
+    /// NATS, for several nodes on one PostgreSQL database (`nats://host:4222`, several
+    /// comma-separated): a socket reaching a node that does not play its table is relayed
+    /// through it to the node that does. Without it the node serves alone.
+    #[arg(long, env = "MAHJONG_NATS_URL")]
+    pub nats_url: Option<String>,
     /// Logs as JSON lines instead of text.
     #[arg(long, env = "MAHJONG_LOG_JSON", value_parser = clap::builder::BoolishValueParser::new())]
     pub log_json: bool,
@@ -121,6 +126,7 @@ impl Config {
             db_timeout_ms: 5_000,
             node_name: None,
             node_lease_ms: 5_000,
+            nats_url: None,
             log_json: false,
             time: crate::time::TimeSource::System,
         }

@@ -3,6 +3,7 @@
 //! `mahjong serve` calls [`serve`]; tests call [`start`] on a free port.
 
 pub mod auth;
+pub mod cluster;
 pub mod config;
 pub mod error;
 pub mod http;
@@ -56,6 +57,8 @@ pub struct AppState {
     pub node: store::NodeId,
     /// Whether this node serves or is leaving: its heartbeat and adoption stop when it leaves.
     pub life: Arc<tokio::sync::watch::Sender<node::NodePhase>>,
+    /// NATS, when this node is one of several: the relay to and from the other nodes.
+    pub cluster: Option<cluster::Cluster>,
 }
 
 impl AppState {
@@ -155,6 +158,15 @@ impl AppState {
             start,
             self.metrics.clone(),
         );
+        if let Some(cluster) = &self.cluster {
+            cluster::serve_table(
+                cluster.clone(),
+                table.clone(),
+                handle.clone(),
+                self.timing.time.clone(),
+                self.life.subscribe(),
+            );
+        }
         self.lobby.add(table, stored.code.clone(), handle.clone());
         handle
     }
@@ -175,6 +187,15 @@ pub enum ServeError {
         /// Why.
         source: std::io::Error,
     },
+    /// NATS could not be reached.
+    #[error(transparent)]
+    Cluster(#[from] cluster::ClusterError),
+    /// Several nodes need a database they can share.
+    #[error(
+        "several nodes (--nats-url) need PostgreSQL: SQLite is one node's file; set \
+         DATABASE_URL to postgres://…, or leave MAHJONG_NATS_URL unset to serve alone"
+    )]
+    ClusterOnSqlite,
     /// The server stopped with an IO error.
     #[error("server failed")]
     Io(#[from] std::io::Error),
@@ -298,11 +319,17 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
     });
     let limiter = limits::limiter(config.http_rate);
     let node = config.node(local.port());
+    let cluster = match &config.nats_url {
+        Some(_) if store.backend_name() != "postgres" => return Err(ServeError::ClusterOnSqlite),
+        Some(url) => Some(cluster::Cluster::connect(url, &node).await?),
+        None => None,
+    };
     let lease = std::time::Duration::from_millis(config.node_lease_ms);
     node::register(&store, &node, local, lease).await?;
     let state = AppState {
         life: Arc::new(tokio::sync::watch::channel(node::NodePhase::Serving).0),
         node,
+        cluster,
         store,
         lobby: Arc::new(Lobby::default()),
         config: Arc::new(config),
@@ -403,6 +430,7 @@ pub async fn serve(config: Config) -> Result<(), ServeError> {
 /// Asks every room to stop after its current work (its writes included), waiting up to ten
 /// seconds in all.
 pub async fn stop_rooms(state: &AppState) {
+    state.life.send_replace(node::NodePhase::Draining);
     let mut waiting = Vec::new();
     for room in state.lobby.rooms() {
         let (done, stopped) = tokio::sync::oneshot::channel();

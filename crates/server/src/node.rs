@@ -28,6 +28,9 @@ fn heartbeat(state: &AppState) -> Duration {
 pub enum NodePhase {
     /// Renewing its lease and adopting orphaned tables.
     Serving,
+    /// Stopping its rooms: it still renews its lease (their last writes are made under it)
+    /// but adopts nothing, and the streams it ends tell relayed clients the table moved.
+    Draining,
     /// Stopping: it renews nothing and adopts nothing, and its lease is ended.
     Leaving,
 }
@@ -84,6 +87,9 @@ async fn beat_once(state: &AppState, addr: SocketAddr) -> Result<(), store::Stor
     if !state.store.renew_node(&state.node, lease).await? {
         tracing::warn!(node = %state.node, "the node's lease had lapsed; registering again");
         register(&state.store, &state.node, addr, lease).await?;
+    }
+    if *state.life.borrow() != NodePhase::Serving {
+        return Ok(());
     }
     let adopted = crate::restore::restore_rooms(state, store::Claimable::Orphaned).await?;
     if adopted > 0 {

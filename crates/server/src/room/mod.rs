@@ -261,6 +261,11 @@ impl RoomHandle {
         self.tx.is_closed()
     }
 
+    /// Waits until the room has stopped.
+    pub async fn closed(&self) {
+        self.tx.closed().await;
+    }
+
     /// Sends a command; false when the room has stopped.
     pub async fn send(&self, command: Command) -> bool {
         self.tx.send(command).await.is_ok()

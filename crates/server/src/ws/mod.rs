@@ -1,5 +1,7 @@
 //! The WebSocket endpoint of a table: `hello` first, then actions in and the table's stream out.
 
+mod link;
+
 use std::collections::VecDeque;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -11,11 +13,11 @@ use axum::response::Response;
 use futures_util::{SinkExt, StreamExt};
 use protocol::{ClientMessage, Envelope, ErrorCode, ServerMessage};
 use store::{PlayerId, TableId, TokenHash};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 use crate::AppState;
-use crate::room::{Command, RoomHandle};
+use link::{Link, Target};
 
 /// How long a new connection has to say `hello`.
 const HELLO_WITHIN: Duration = Duration::from_secs(10);
@@ -25,6 +27,11 @@ const OUTBOX: usize = 512;
 const IDS_KEPT: usize = 256;
 
 static CONNECTIONS: AtomicU64 = AtomicU64::new(1);
+
+/// A connection id no other connection of this process has (sockets and relayed links alike).
+pub(crate) fn next_conn() -> u64 {
+    CONNECTIONS.fetch_add(1, Ordering::Relaxed)
+}
 
 /// `GET /ws/tables/{table}`.
 pub async fn upgrade(
@@ -37,7 +44,7 @@ pub async fn upgrade(
     }
     let table = TableId::parse(&table).ok();
     limits(ws).on_upgrade(move |socket| {
-        let conn = CONNECTIONS.fetch_add(1, Ordering::Relaxed);
+        let conn = next_conn();
         let span = tracing::info_span!("conn", conn);
         tracing::Instrument::instrument(session(state, table, socket, conn), span)
     })
@@ -65,7 +72,7 @@ pub async fn watch(
     }
     let table = TableId::parse(&table).ok();
     limits(ws).on_upgrade(move |socket| {
-        let conn = CONNECTIONS.fetch_add(1, Ordering::Relaxed);
+        let conn = next_conn();
         let span = tracing::info_span!("spectator", conn);
         let metrics = state.metrics.clone();
         tracing::Instrument::instrument(
@@ -83,18 +90,18 @@ pub async fn watch(
 }
 
 async fn spectate(state: AppState, table: Option<TableId>, mut socket: WebSocket, conn: u64) {
-    let (room, token) = match hello(&state, table, &mut socket).await {
-        Ok((_, room, _, token)) => (room, token),
+    let (target, token) = match hello(&state, table, &mut socket).await {
+        Ok((_, target, _, token)) => (target, token),
         Err(refusal) => return refuse(&mut socket, refusal).await,
     };
     let (tx, mut rx) = mpsc::channel::<(Instant, Arc<str>)>(OUTBOX * 4);
-    if !room.send(Command::Watch { conn, tx }).await {
+    let Some(room) = Link::watch(target, conn, tx).await else {
         return refuse(
             &mut socket,
             (ErrorCode::TableClosed, "the table is closed".into()),
         )
         .await;
-    }
+    };
     let (mut sink, mut stream) = socket.split();
     let mut bucket = Bucket::new(f64::from(state.config.client_rate.max(1)));
     // The room's spectator delay: the next frame waits here until it is due, the rest in the
@@ -113,9 +120,10 @@ async fn spectate(state: AppState, table: Option<TableId>, mut socket: WebSocket
             out = rx.recv(), if next.is_none() => match out {
                 Some(frame) => next = Some(frame),
                 None => {
-                    // The room let go of this spectator: the match is over, or it fell too far
-                    // behind.
-                    let _ = sink.send(closing(1000, "ended")).await;
+                    // The room let go of this spectator: the match is over, it fell too far
+                    // behind, or the table moved to another node.
+                    let (code, reason) = room.closing(&state);
+                    let _ = sink.send(closing(code, reason)).await;
                     break;
                 }
             },
@@ -144,7 +152,7 @@ async fn spectate(state: AppState, table: Option<TableId>, mut socket: WebSocket
             },
         }
     }
-    room.send(Command::Unwatch { conn }).await;
+    room.close(None, conn).await;
     let _ = sink.close().await;
 }
 
@@ -172,6 +180,7 @@ fn close_code(code: ErrorCode) -> u16 {
         ErrorCode::TooLarge => 1009,
         ErrorCode::Internal => 1011,
         ErrorCode::TableClosed => 1000,
+        ErrorCode::Moving => 1012,
         _ => 1008,
     }
 }
@@ -217,12 +226,12 @@ fn request_id(text: &str) -> Option<u64> {
         .as_u64()
 }
 
-/// Waits for `hello` and resolves who is connecting to which room.
+/// Waits for `hello` and resolves who is connecting to which room, and where it plays.
 async fn hello(
     state: &AppState,
     table: Option<TableId>,
     socket: &mut WebSocket,
-) -> Result<(PlayerId, RoomHandle, Option<u64>, TokenHash), Refusal> {
+) -> Result<(PlayerId, Target, Option<u64>, TokenHash), Refusal> {
     let first = tokio::time::timeout(HELLO_WITHIN, socket.recv()).await;
     let text = match first {
         Ok(Some(Ok(Message::Text(t)))) => t,
@@ -241,11 +250,8 @@ async fn hello(
         Ok(None) => return Err((ErrorCode::BadToken, "unknown or expired token".into())),
         Err(e) => return Err((ErrorCode::Internal, e.to_string())),
     };
-    let room = table
-        .as_ref()
-        .and_then(|t| state.lobby.room(t))
-        .ok_or_else(|| (ErrorCode::TableClosed, "no such table is open".to_string()))?;
-    Ok((player, room, last_seq, crate::auth::hash(&token)))
+    let target = link::find(state, table.as_ref()).await?;
+    Ok((player, target, last_seq, crate::auth::hash(&token)))
 }
 
 async fn session(state: AppState, table: Option<TableId>, socket: WebSocket, conn: u64) {
@@ -257,33 +263,24 @@ async fn session(state: AppState, table: Option<TableId>, socket: WebSocket, con
 }
 
 async fn play(state: AppState, table: Option<TableId>, mut socket: WebSocket, conn: u64) {
-    let (player, room, last_seq, token) = match hello(&state, table, &mut socket).await {
+    let (player, target, last_seq, token) = match hello(&state, table, &mut socket).await {
         Ok(x) => x,
         Err(refusal) => return refuse(&mut socket, refusal).await,
     };
     let (tx, mut rx) = mpsc::channel::<Arc<str>>(OUTBOX);
-    let (reply, answer) = oneshot::channel();
-    let connected = room
-        .send(Command::Connect {
-            player: player.clone(),
-            last_seq,
-            conn,
-            tx,
-            reply,
-        })
-        .await;
-    let seat = match (connected, answer.await) {
-        (true, Ok(Ok(seat))) => seat,
-        (_, Ok(Err(code))) => {
+    let (room, seat) = match Link::seat(target, &player, last_seq, conn, tx).await {
+        Ok(linked) => linked,
+        Err(Some(code)) => {
             let why = match code {
                 ErrorCode::Escaped => {
                     "you escaped from this table: the bot plays your seat until the match ends"
                 }
-                _ => "you have no seat at this table",
+                ErrorCode::NotSeated => "you have no seat at this table",
+                _ => "the table could not be reached",
             };
             return refuse(&mut socket, (code, why.into())).await;
         }
-        _ => {
+        Err(None) => {
             return refuse(
                 &mut socket,
                 (ErrorCode::TableClosed, "the table is closed".into()),
@@ -314,9 +311,10 @@ async fn play(state: AppState, table: Option<TableId>, mut socket: WebSocket, co
                     }
                 }
                 // The room ended this connection's stream: the match is over, a newer
-                // connection took the seat, or the player escaped (each said in a message).
+                // connection took the seat, or the player escaped (each said in a message);
+                // or the table moved to another node.
                 None => {
-                    close = Some((1000, "ended"));
+                    close = Some(room.closing(&state));
                     break;
                 }
             },
@@ -370,14 +368,21 @@ async fn play(state: AppState, table: Option<TableId>, mut socket: WebSocket, co
                         if ids.len() > IDS_KEPT {
                             ids.pop_front();
                         }
-                        if !room.send(Command::Act { player: player.clone(), conn, id, action, received: std::time::Instant::now() }).await {
-                            let _ = sink.send(error(Some(id), ErrorCode::TableClosed, "the table is closed")).await;
-                            close = Some((1000, "table_closed"));
-                            break;
+                        match room.act(&player, conn, id, action).await {
+                            Ok(()) => {}
+                            Err(ErrorCode::TableClosed) => {
+                                let _ = sink.send(error(Some(id), ErrorCode::TableClosed, "the table is closed")).await;
+                                close = Some((1000, "table_closed"));
+                                break;
+                            }
+                            Err(code) => {
+                                let why = "the table is moving to another server: a snapshot follows";
+                                let _ = sink.send(error(Some(id), code, why)).await;
+                            }
                         }
                     }
                     ClientMessage::Leave {} => {
-                        room.send(Command::Leave { player: player.clone() }).await;
+                        room.leave(&player).await;
                         close = Some((1000, "left"));
                         break;
                     }
@@ -385,7 +390,7 @@ async fn play(state: AppState, table: Option<TableId>, mut socket: WebSocket, co
             }
         }
     }
-    room.send(Command::Disconnect { player, conn }).await;
+    room.close(Some(player), conn).await;
     match close {
         Some((code, reason)) => {
             let _ = sink.send(closing(code, reason)).await;

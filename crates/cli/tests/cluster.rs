@@ -1,0 +1,283 @@
+//! Several `mahjong serve` nodes on loopback, one PostgreSQL database and NATS: a table is
+//! played by the node that opened it while its players' sockets reach it through other nodes
+//! (relayed over NATS), and the owner is killed (SIGKILL) mid-hand. Another node adopts the
+//! table; the relayed player never reconnects (a snapshot arrives on the same socket), the
+//! player whose socket died reconnects through a third node, and the hand ends with the
+//! settlement its stored log replays to, stored once.
+//!
+//! Needs `TEST_DATABASE_URL` and `TEST_NATS_URL` (CI sets both); without them it says so and
+//! passes.
+
+#[path = "../../server/tests/common/mod.rs"]
+mod common;
+
+use std::net::SocketAddr;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use common::{Client, choose, guest, http, prompt_of};
+use serde_json::{Value, json};
+
+const WAIT: Duration = Duration::from_secs(20);
+
+/// One `mahjong serve` process of the cluster.
+struct Node {
+    child: Child,
+    addr: SocketAddr,
+}
+
+impl Node {
+    async fn start(database: &str, nats: &str, name: &str) -> Node {
+        let port = free_port();
+        let child = Command::new(env!("CARGO_BIN_EXE_mahjong"))
+            .args(["serve", "--port", &port.to_string(), "--grace-ms", "10000"])
+            .args(["--node-lease-ms", "1000", "--node-name", name])
+            .args(["--next-hand-ms", "50", "--claim-window-ms", "0"])
+            .args(["--database-url", database, "--nats-url", nats])
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start mahjong serve");
+        let addr: SocketAddr = format!("127.0.0.1:{port}").parse().expect("addr");
+        // Dropped (the process killed and waited for) if it never comes up.
+        let node = Node { child, addr };
+        for _ in 0..200 {
+            if let Ok((200, _)) = http(addr, "GET", "/healthz", None, None).await {
+                return node;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("node {name} did not come up");
+    }
+
+    fn kill(&mut self) {
+        self.child.kill().expect("SIGKILL");
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Node {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+/// The test's own database on `TEST_DATABASE_URL`'s server, and the NATS URL; None (the test
+/// passes, saying why) when either is not set.
+async fn services() -> Option<(String, String, String)> {
+    let admin = std::env::var("TEST_DATABASE_URL")
+        .ok()
+        .filter(|u| !u.is_empty());
+    let nats = std::env::var("TEST_NATS_URL")
+        .ok()
+        .filter(|u| !u.is_empty());
+    let (Some(admin), Some(nats)) = (admin, nats) else {
+        eprintln!("TEST_DATABASE_URL and TEST_NATS_URL unset: the cluster test is skipped");
+        return None;
+    };
+    use sqlx_pg::Connection;
+    let name = format!("mahjong_cluster_test_{}", std::process::id());
+    let mut c = sqlx_pg::PgConnection::connect(&admin)
+        .await
+        .expect("reach TEST_DATABASE_URL");
+    for sql in [
+        format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"),
+        format!("CREATE DATABASE {name}"),
+    ] {
+        sqlx_pg::raw_sql(sqlx_pg::AssertSqlSafe(sql))
+            .execute(&mut c)
+            .await
+            .expect("create the test database");
+    }
+    Some((common::with_database(&admin, &name), nats, name))
+}
+
+/// What a player saw of the hand from a socket it kept to the end.
+struct Played {
+    over: Value,
+    /// Snapshots that came after the first message (the table moved under the socket).
+    snapshots_after_start: usize,
+}
+
+/// Plays `client`'s seat to the end of the hand on one socket, which must stay open; a
+/// `moving` refusal is waited out (the snapshot that follows brings the prompt again).
+async fn play_to_the_end(mut client: Client, start: Option<Value>) -> Played {
+    let mut pending = start.as_ref().and_then(prompt_of);
+    let mut snapshots = 0;
+    let mut first = start.is_none();
+    loop {
+        if let Some(legal) = pending.take() {
+            client.act(choose(&legal)).await.expect("act");
+        }
+        let m = client
+            .next(WAIT)
+            .await
+            .expect("a message within 20 s")
+            .expect("the relayed socket stays open");
+        if m["type"] == "snapshot" && !first {
+            snapshots += 1;
+        }
+        first = false;
+        if m["type"] == "error" {
+            assert_eq!(m["code"], "moving", "{m}");
+        }
+        if m["type"] == "hand_over" {
+            return Played {
+                over: m,
+                snapshots_after_start: snapshots,
+            };
+        }
+        pending = prompt_of(&m);
+    }
+}
+
+/// Connects to `table` through `addr` until a node plays it (one adopting it may not yet):
+/// the client and its first message, a snapshot.
+async fn when_served(addr: SocketAddr, table: &str, token: &str, last: u64) -> (Client, Value) {
+    for _ in 0..100 {
+        if let Ok(mut client) = Client::connect(addr, table, token, Some(last)).await
+            && let Ok(Some(first)) = client.next(WAIT).await
+            && first["type"] == "snapshot"
+        {
+            return (client, first);
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("table {table} not served through {addr} within 10 s");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_table_outlives_its_node_and_relayed_sockets_never_notice() {
+    let Some((database, nats, name)) = services().await else {
+        return;
+    };
+    let mut a = Node::start(&database, &nats, "node-a").await;
+    let b = Node::start(&database, &nats, "node-b").await;
+    let c = Node::start(&database, &nats, "node-c").await;
+    // The room is opened on A, so A plays it; the second player joins there too.
+    let (_, host) = guest(a.addr, "东家").await;
+    let (_, other) = guest(b.addr, "南家").await;
+    let (status, room) = http(
+        a.addr,
+        "POST",
+        "/api/rooms",
+        Some(&host),
+        Some(
+            json!({"ruleset": "sichuan-xuezhan", "hands": 1, "action_seconds": 120,
+                    "bots": ["basic", "basic"]}),
+        ),
+    )
+    .await
+    .expect("create room");
+    assert_eq!(status, 201, "{room}");
+    let table = room["table"].as_str().unwrap_or_default().to_string();
+    let code = room["code"].as_str().unwrap_or_default().to_string();
+    let (status, joined) = http(
+        a.addr,
+        "POST",
+        "/api/rooms/join",
+        Some(&other),
+        Some(json!({ "code": code })),
+    )
+    .await
+    .expect("join");
+    assert_eq!(status, 200, "{joined}");
+    // The host plays on A itself; the other player's socket reaches A through B.
+    let mut host_client = Client::connect(a.addr, &table, &host, None)
+        .await
+        .expect("connect to A");
+    let relayed = Client::connect(b.addr, &table, &other, None)
+        .await
+        .expect("connect through B");
+    let relayed = tokio::spawn(play_to_the_end(relayed, None));
+    // The host's three decisions, each acknowledged (in the table's log), then A dies.
+    let mut acked = 0;
+    let mut waiting = false;
+    while acked < 3 {
+        let m = host_client
+            .next(WAIT)
+            .await
+            .expect("message")
+            .expect("open");
+        assert_ne!(m["type"], "hand_over", "the hand ended before the kill");
+        if m["type"] == "ack" {
+            acked += 1;
+            waiting = false;
+        }
+        if let Some(legal) = prompt_of(&m)
+            && !waiting
+        {
+            host_client.act(choose(&legal)).await.expect("act");
+            waiting = true;
+        }
+    }
+    let last = host_client.last_seq;
+    a.kill();
+    drop(host_client);
+    // The host comes back through C, to whichever node adopted the table.
+    let (host_client, snapshot) = when_served(c.addr, &table, &host, last).await;
+    let host_played = play_to_the_end(host_client, Some(snapshot)).await;
+    let relayed_played = relayed.await.expect("the relayed player's task");
+    assert!(
+        relayed_played.snapshots_after_start >= 1,
+        "the relayed socket got the adopted table's snapshot"
+    );
+    assert_eq!(host_played.over["seed"], relayed_played.over["seed"]);
+    assert_eq!(
+        host_played.over["settlement"],
+        relayed_played.over["settlement"]
+    );
+    assert_replays_to(b.addr, &table, &host_played.over).await;
+    drop((b, c));
+    drop_database(&name).await;
+}
+
+/// The table's one stored hand replays, from its seed and actions, to the settlement paid.
+async fn assert_replays_to(addr: SocketAddr, table: &str, over: &Value) {
+    let path = format!("/api/tables/{table}/hands");
+    let (status, hands) = http(addr, "GET", &path, None, None).await.expect("hands");
+    assert_eq!(status, 200, "{hands}");
+    assert_eq!(
+        hands.as_array().map(Vec::len),
+        Some(1),
+        "stored once: {hands}"
+    );
+    let path = format!("/api/tables/{table}/hands/0");
+    let (status, stored) = http(addr, "GET", &path, None, None).await.expect("replay");
+    assert_eq!(status, 200, "{stored}");
+    let record: engine::record::HandRecord =
+        serde_json::from_value(stored["record"].clone()).expect("a hand record");
+    assert_eq!(
+        record.seed.to_string(),
+        over["seed"].as_str().unwrap_or_default()
+    );
+    let replayed = record.replay().expect("the record replays");
+    let deltas: Vec<i64> = replayed.settlement().expect("settled").deltas.0.to_vec();
+    let paid: Vec<i64> = over["settlement"]["deltas"]
+        .as_array()
+        .map(|d| d.iter().filter_map(Value::as_i64).collect())
+        .unwrap_or_default();
+    assert_eq!(deltas, paid);
+}
+
+async fn drop_database(name: &str) {
+    use sqlx_pg::Connection;
+    let Ok(admin) = std::env::var("TEST_DATABASE_URL") else {
+        return;
+    };
+    if let Ok(mut c) = sqlx_pg::PgConnection::connect(&admin).await {
+        let sql = format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)");
+        let _ = sqlx_pg::raw_sql(sqlx_pg::AssertSqlSafe(sql))
+            .execute(&mut c)
+            .await;
+    }
+}
