@@ -1,9 +1,11 @@
 //! Several `mahjong serve` nodes on loopback, one PostgreSQL database and NATS: a table is
-//! played by the node that opened it while its players' sockets reach it through other nodes
-//! (relayed over NATS), and the owner is killed (SIGKILL) mid-hand. Another node adopts the
-//! table; the relayed player never reconnects (a snapshot arrives on the same socket), the
-//! player whose socket died reconnects through a third node, and the hand ends with the
-//! settlement its stored log replays to, stored once.
+//! played by the node that opened it, one player's socket on that node and the other's
+//! relayed to it through a second node over NATS, and mid-hand the owner goes away: killed
+//! (SIGKILL), stopped (SIGTERM, a rolling restart's step), or paused past its lease (SIGSTOP,
+//! then SIGCONT: a split brain). Another node takes the table on; the relayed player never
+//! reconnects (a snapshot arrives on the same socket), the owner's own socket is closed with
+//! 1012 `moved` (or dies with the process) and reconnects through a third node, and the hand
+//! ends with the settlement its stored log replays to, stored once.
 //!
 //! Needs `TEST_DATABASE_URL` and `TEST_NATS_URL` (CI sets both); without them it says so and
 //! passes.
@@ -54,6 +56,14 @@ impl Node {
     fn kill(&mut self) {
         self.child.kill().expect("SIGKILL");
         let _ = self.child.wait();
+    }
+
+    fn signal(&self, name: &str) {
+        let status = Command::new("kill")
+            .args([format!("-{name}"), self.child.id().to_string()])
+            .status()
+            .expect("run kill");
+        assert!(status.success(), "kill -{name}");
     }
 }
 
@@ -155,8 +165,27 @@ async fn when_served(addr: SocketAddr, table: &str, token: &str, last: u64) -> (
     panic!("table {table} not served through {addr} within 10 s");
 }
 
+/// How the table's node goes away.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Away {
+    /// SIGKILL: its sockets die with it; its lease lapses.
+    Killed,
+    /// SIGTERM: it stops its rooms, closes its sockets with 1012 `moved`, ends its lease.
+    Stopped,
+    /// SIGSTOP past its lease, then SIGCONT once another node holds the table: it must write
+    /// nothing more, and its sockets move.
+    Paused,
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_table_outlives_its_node_and_relayed_sockets_never_notice() {
+    for away in [Away::Killed, Away::Stopped, Away::Paused] {
+        eprintln!("== the owner is {away:?}");
+        owner_goes_away(away).await;
+    }
+}
+
+async fn owner_goes_away(away: Away) {
     let Some((database, nats, name)) = services().await else {
         return;
     };
@@ -220,8 +249,37 @@ async fn a_table_outlives_its_node_and_relayed_sockets_never_notice() {
             waiting = true;
         }
     }
+    // Then the host is asked again and holds the prompt: nothing moves on the table until it
+    // answers, so a node woken from a pause finds nothing to write that would tell it the
+    // table is gone; only its own check of its claims can.
+    loop {
+        let m = host_client
+            .next(WAIT)
+            .await
+            .expect("message")
+            .expect("open");
+        assert_ne!(
+            m["type"], "hand_over",
+            "the hand ended before the owner went away"
+        );
+        if prompt_of(&m).is_some() {
+            break;
+        }
+    }
     let last = host_client.last_seq;
-    a.kill();
+    match away {
+        Away::Killed => a.kill(),
+        Away::Stopped => {
+            a.signal("TERM");
+            assert_moved(&mut host_client).await;
+        }
+        Away::Paused => {
+            a.signal("STOP");
+            held_elsewhere(&database, &table).await;
+            a.signal("CONT");
+            assert_moved(&mut host_client).await;
+        }
+    }
     drop(host_client);
     // The host comes back through C, to whichever node adopted the table.
     let (host_client, snapshot) = when_served(c.addr, &table, &host, last).await;
@@ -237,8 +295,45 @@ async fn a_table_outlives_its_node_and_relayed_sockets_never_notice() {
         relayed_played.over["settlement"]
     );
     assert_replays_to(b.addr, &table, &host_played.over).await;
-    drop((b, c));
+    drop((a, b, c));
     drop_database(&name).await;
+}
+
+/// Reads `client`'s socket to its end, which must be a close with 1012 `moved`.
+async fn assert_moved(client: &mut Client) {
+    while let Some(m) = client.next(WAIT).await.expect("the socket closes in time") {
+        assert_ne!(m["type"], "hand_over", "{m}");
+    }
+    assert_eq!(
+        client
+            .closed
+            .as_ref()
+            .map(|(code, reason)| (*code, reason.as_str())),
+        Some((1012, "moved"))
+    );
+}
+
+/// Waits until a node other than `node-a` holds `table` in the database.
+async fn held_elsewhere(database: &str, table: &str) {
+    use sqlx_pg::Connection;
+    let mut c = sqlx_pg::PgConnection::connect(database)
+        .await
+        .expect("reach the test database");
+    for _ in 0..200 {
+        let owner: Option<(Option<String>,)> =
+            sqlx_pg::query_as("SELECT owner FROM game_tables WHERE id = $1")
+                .bind(table)
+                .fetch_optional(&mut c)
+                .await
+                .expect("read the owner");
+        if let Some((Some(owner),)) = owner
+            && owner != "node-a"
+        {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("no other node took table {table} within 10 s");
 }
 
 /// The table's one stored hand replays, from its seed and actions, to the settlement paid.

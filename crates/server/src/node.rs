@@ -87,6 +87,13 @@ async fn beat_once(state: &AppState, addr: SocketAddr) -> Result<(), store::Stor
     if !state.store.renew_node(&state.node, lease).await? {
         tracing::warn!(node = %state.node, "the node's lease had lapsed; registering again");
         register(&state.store, &state.node, addr, lease).await?;
+        let lost = let_go_of_lost_tables(state).await?;
+        if lost > 0 {
+            tracing::warn!(
+                lost,
+                "tables adopted by other nodes while this one was away"
+            );
+        }
     }
     if *state.life.borrow() != NodePhase::Serving {
         return Ok(());
@@ -96,6 +103,22 @@ async fn beat_once(state: &AppState, addr: SocketAddr) -> Result<(), store::Stor
         tracing::info!(adopted, "tables adopted");
     }
     Ok(())
+}
+
+/// Stops the rooms whose table another node claimed while this node's lease had lapsed (it was
+/// paused or cut off): their writes would be refused anyway, and their sockets follow the
+/// table to the node that holds it now. Returns how many.
+async fn let_go_of_lost_tables(state: &AppState) -> Result<usize, store::StoreError> {
+    let mut lost = 0;
+    for room in state.lobby.rooms() {
+        let claim = room.claim();
+        let now = state.store.ownership(&claim.table).await?;
+        if now.epoch != claim.epoch || now.owner.as_ref() != Some(&state.node) {
+            room.send(crate::room::Command::Lost).await;
+            lost += 1;
+        }
+    }
+    Ok(lost)
 }
 
 /// The node leaves (after its rooms stopped): no more renewals or adoptions, and its lease

@@ -252,7 +252,7 @@ impl Endpoint {
     /// Publishes a seat's frames to its link as the room sends them, then the end.
     fn spawn_frames(&self, link: &str, mut rx: mpsc::Receiver<Arc<str>>) {
         let (client, subject) = (self.cluster.client.clone(), Cluster::link_subject(link));
-        let life = self.life.clone();
+        let (life, room) = (self.life.clone(), self.room.clone());
         tokio::spawn(async move {
             while let Some(frame) = rx.recv().await {
                 let payload = bytes_of(&frame);
@@ -260,7 +260,7 @@ impl Endpoint {
                     break;
                 }
             }
-            publish_end(&client, subject, &life).await;
+            publish_end(&client, subject, &life, &room).await;
         });
     }
 
@@ -268,7 +268,7 @@ impl Endpoint {
     /// spectator delay is kept here, where the room's clock is).
     fn spawn_delayed_frames(&self, link: &str, mut rx: mpsc::Receiver<(Instant, Arc<str>)>) {
         let (client, subject) = (self.cluster.client.clone(), Cluster::link_subject(link));
-        let (time, life) = (self.time.clone(), self.life.clone());
+        let (time, life, room) = (self.time.clone(), self.life.clone(), self.room.clone());
         tokio::spawn(async move {
             while let Some((due, frame)) = rx.recv().await {
                 time.sleep_until(due).await;
@@ -280,7 +280,7 @@ impl Endpoint {
                     break;
                 }
             }
-            publish_end(&client, subject, &life).await;
+            publish_end(&client, subject, &life, &room).await;
         });
     }
 }
@@ -289,14 +289,15 @@ fn bytes_of(frame: &Arc<str>) -> bytes::Bytes {
     bytes::Bytes::copy_from_slice(frame.as_bytes())
 }
 
-/// The end of a link's frames: `moved` while this node stops (another node plays the table
-/// next), else `ended`.
+/// The end of a link's frames: `moved` while this node stops or once another node holds the
+/// table (it plays the table next), else `ended`.
 async fn publish_end(
     client: &async_nats::Client,
     subject: String,
     life: &watch::Receiver<NodePhase>,
+    room: &RoomHandle,
 ) {
-    let end = if *life.borrow() == NodePhase::Serving {
+    let end = if *life.borrow() == NodePhase::Serving && !room.lost() {
         End::Ended
     } else {
         End::Moved

@@ -69,6 +69,10 @@ pub struct Room {
     /// Players who escaped during the hand in play (their penalty is stored with the hand).
     escaped_in_hand: Vec<store::PlayerId>,
     summary: Arc<Mutex<RoomSummary>>,
+    /// Set once another node holds the table (a write was refused as fenced, or this node
+    /// found its claim taken): the room stops at once and its sockets are told the table
+    /// moved. Shared with its handle.
+    lost: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl Room {
@@ -139,6 +143,7 @@ impl Room {
             watchers_due: Vec::new(),
             metrics,
             summary,
+            lost: Arc::default(),
         };
         room.publish_summary();
         room
@@ -148,12 +153,44 @@ impl Room {
         self.summary.clone()
     }
 
+    pub fn lost_cell(&self) -> Arc<std::sync::atomic::AtomicBool> {
+        self.lost.clone()
+    }
+
+    /// Notes a store error: one that says another node holds the table ends the room.
+    pub(super) fn check_fenced(&self, error: &store::StoreError) {
+        if matches!(error, store::StoreError::Fenced { .. }) {
+            self.lose_table();
+        }
+    }
+
+    fn lose_table(&self) {
+        if !self.lost.swap(true, std::sync::atomic::Ordering::Relaxed) {
+            tracing::warn!(
+                epoch = self.claim.epoch.0,
+                "another node holds the table now; the room stops"
+            );
+        }
+    }
+
+    fn is_lost(&self) -> bool {
+        self.lost.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
     pub async fn run(mut self, mut rx: mpsc::Receiver<Command>) {
         // The work a wake-up does is boxed: inline, its largest state (a finished hand being
         // stored, say) would be part of every room's task for as long as the room lives,
         // ~15 KiB a table; boxed, only while it runs.
         loop {
+            if self.is_lost() {
+                // Nothing more is sent or written: the node that holds the table now plays
+                // it from the log, and the sockets follow it there.
+                break;
+            }
             Box::pin(self.progress()).await;
+            if self.is_lost() {
+                break;
+            }
             if matches!(self.phase, Phase::Closing { at } if at <= self.now()) {
                 // The match is over and stored, its last frames long sent: the room lets go
                 // of the table, and the lobby forgets it (a server runs for months).
@@ -246,6 +283,7 @@ impl Room {
                 self.watchers_due.retain(|(c, _)| *c != conn);
             }
             Command::Shutdown { .. } => {}
+            Command::Lost => self.lose_table(),
             Command::Leave { player } => {
                 if let Some(i) = self.seat_of(&player) {
                     self.seats[i].hang_up();
@@ -481,6 +519,7 @@ impl Room {
             .await
         {
             crate::metrics::bump(&self.metrics.store_failures_total);
+            self.check_fenced(&e);
             tracing::warn!(error = %e, "the closed room's status could not be stored");
         }
         self.close_streams("nobody came: no hand was dealt in time", Duration::ZERO);

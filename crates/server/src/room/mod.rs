@@ -226,6 +226,9 @@ pub enum Command {
         /// Who.
         player: PlayerId,
     },
+    /// This node found the table claimed by another (its lease lapsed while it was paused or
+    /// cut off): the room stops at once, writing nothing, and its sockets follow the table.
+    Lost,
     /// The server is stopping: the room finishes what it is doing (every write included) and
     /// stops; the hand resumes from the log at the next start.
     Shutdown {
@@ -253,12 +256,24 @@ pub enum JoinError {
 pub struct RoomHandle {
     tx: mpsc::Sender<Command>,
     summary: Arc<Mutex<RoomSummary>>,
+    claim: store::Claim,
+    lost: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl RoomHandle {
     /// Whether the room has stopped (its match is over, or the server is stopping).
     pub fn is_closed(&self) -> bool {
         self.tx.is_closed()
+    }
+
+    /// The claim the room plays its table under.
+    pub fn claim(&self) -> &store::Claim {
+        &self.claim
+    }
+
+    /// Whether the room stopped because another node holds its table now.
+    pub fn lost(&self) -> bool {
+        self.lost.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Waits until the room has stopped.
@@ -349,9 +364,23 @@ pub fn spawn(
 ) -> RoomHandle {
     let (tx, rx) = mpsc::channel(256);
     let table_id = claim.table.clone();
-    let room = actor::Room::new(store, claim, settings, occupants, timing, start, metrics);
+    let room = actor::Room::new(
+        store,
+        claim.clone(),
+        settings,
+        occupants,
+        timing,
+        start,
+        metrics,
+    );
     let summary = room.summary_cell();
+    let lost = room.lost_cell();
     let span = tracing::info_span!("room", table = %table_id);
     tokio::spawn(tracing::Instrument::instrument(room.run(rx), span));
-    RoomHandle { tx, summary }
+    RoomHandle {
+        tx,
+        summary,
+        claim,
+        lost,
+    }
 }

@@ -26,6 +26,8 @@ pub enum Written {
     Refused,
     /// The writer stopped without answering (the runtime is shutting down).
     WriterGone,
+    /// Another node holds the table now (the write was fenced): it stores the hand.
+    Lost,
 }
 
 /// One seat's part in the rating of a match that just finished.
@@ -80,6 +82,7 @@ async fn write(store: &Store, metrics: &Metrics, time: &TimeSource, mut job: Job
                 }
                 return Written::Durable;
             }
+            Err(StoreError::Fenced { .. }) => return Written::Lost,
             Err(e) if e.is_transient() => {
                 bump(&metrics.store_failures_total);
                 let retry = backoff.failed();

@@ -202,11 +202,12 @@ impl Link {
     }
 
     /// How the socket closes once the room stopped sending: 1012 `moved` when the table left
-    /// for another node (this node stopping, or no node took it on in time), so the client
+    /// for another node (this node stopping, another node holding it now, or no node taking it
+    /// on in time), so the client
     /// reconnects at once; else 1000 `ended`.
     pub(crate) fn closing(&self, state: &AppState) -> (u16, &'static str) {
         let moved = match self {
-            Link::Here(_) => *state.life.borrow() != NodePhase::Serving,
+            Link::Here(room) => room.lost() || *state.life.borrow() != NodePhase::Serving,
             Link::Elsewhere(remote) => remote.end() == RemoteEnd::Moved,
         };
         if moved {

@@ -382,6 +382,8 @@ pub struct Client {
     /// Every message received, in order.
     pub received: Vec<Value>,
     pub last_seq: u64,
+    /// The close frame's code and reason, once the server closed the socket.
+    pub closed: Option<(u16, String)>,
     next_id: u64,
 }
 
@@ -399,6 +401,7 @@ impl Client {
             socket,
             received: Vec::new(),
             last_seq: last_seq.unwrap_or(0),
+            closed: None,
             next_id: 1,
         };
         client
@@ -415,6 +418,7 @@ impl Client {
             socket,
             received: Vec::new(),
             last_seq: 0,
+            closed: None,
             next_id: 1,
         };
         client
@@ -484,7 +488,10 @@ impl Client {
                     self.received.push(v.clone());
                     return Ok(Some(v));
                 }
-                Some(Ok(Message::Close(_))) => return Ok(None),
+                Some(Ok(Message::Close(frame))) => {
+                    self.closed = frame.map(|f| (u16::from(f.code), f.reason.to_string()));
+                    return Ok(None);
+                }
                 Some(Ok(_)) => continue,
             }
         }

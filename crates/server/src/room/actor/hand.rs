@@ -177,6 +177,7 @@ impl Room {
         let started = std::time::Instant::now();
         if let Err(e) = self.store.append_actions(&self.claim, &[entry]).await {
             crate::metrics::bump(&self.metrics.store_failures_total);
+            self.check_fenced(&e);
             return Err(format!("the action could not be logged: {e}"));
         }
         self.metrics
@@ -217,6 +218,7 @@ impl Room {
         };
         if let Err(e) = self.store.append_actions(&self.claim, &[entry]).await {
             crate::metrics::bump(&self.metrics.store_failures_total);
+            self.check_fenced(&e);
             let retry = self.now() + self.store_failed(&e.to_string(), "the deal");
             match &mut self.phase {
                 Phase::Waiting { retry_at, .. } => *retry_at = Some(retry),
@@ -339,6 +341,14 @@ impl Room {
                 return;
             }
         };
+        if matches!(written, Written::Lost) {
+            // Another node holds the table: it finishes the hand from the log and stores it.
+            self.check_fenced(&store::StoreError::Fenced {
+                table: self.claim.table.to_string(),
+                epoch: self.claim.epoch.0,
+            });
+            return;
+        }
         if !matches!(written, Written::Durable) {
             tracing::warn!(
                 ?written,

@@ -230,6 +230,7 @@ impl Room {
         let carried = serde_json::to_value(self.table.state()).unwrap_or_default();
         if let Err(e) = self.store.set_table_carried(&self.claim, &carried).await {
             crate::metrics::bump(&self.metrics.store_failures_total);
+            self.check_fenced(&e);
             tracing::error!(error = %e, "the table's carried state could not be stored");
         }
     }
@@ -239,6 +240,7 @@ impl Room {
             self.seats.iter().map(|s| s.occupant.stored()).collect();
         if let Err(e) = self.store.set_table_seats(&self.claim, &seats).await {
             crate::metrics::bump(&self.metrics.store_failures_total);
+            self.check_fenced(&e);
             tracing::error!(error = %e, "seats could not be stored");
         }
         let full = self
@@ -252,6 +254,7 @@ impl Room {
                 .await
         {
             crate::metrics::bump(&self.metrics.store_failures_total);
+            self.check_fenced(&e);
             tracing::error!(error = %e, "table status could not be stored");
         }
     }
