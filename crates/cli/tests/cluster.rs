@@ -29,13 +29,16 @@ struct Node {
 }
 
 impl Node {
+    /// A node of the cluster whose database (and so whose name on NATS) is `database`.
     async fn start(database: &str, nats: &str, name: &str) -> Node {
+        let cluster = database.rsplit('/').next().unwrap_or("mahjong");
         let port = free_port();
         let child = Command::new(env!("CARGO_BIN_EXE_mahjong"))
             .args(["serve", "--port", &port.to_string(), "--grace-ms", "10000"])
             .args(["--node-lease-ms", "1000", "--node-name", name])
             .args(["--next-hand-ms", "50", "--claim-window-ms", "0"])
             .args(["--database-url", database, "--nats-url", nats])
+            .args(["--cluster-name", cluster])
             .env("RUST_LOG", "warn")
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -95,7 +98,9 @@ async fn services() -> Option<(String, String, String)> {
         return None;
     };
     use sqlx_pg::Connection;
-    let name = format!("mahjong_cluster_test_{}", std::process::id());
+    static DATABASES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = DATABASES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let name = format!("mahjong_cluster_test_{}_{n}", std::process::id());
     let mut c = sqlx_pg::PgConnection::connect(&admin)
         .await
         .expect("reach TEST_DATABASE_URL");
@@ -296,6 +301,82 @@ async fn owner_goes_away(away: Away) {
     );
     assert_replays_to(b.addr, &table, &host_played.over).await;
     drop((a, b, c));
+    drop_database(&name).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lobby_join_codes_and_quick_match_span_the_nodes() {
+    let Some((database, nats, name)) = services().await else {
+        return;
+    };
+    let a = Node::start(&database, &nats, "node-a").await;
+    let b = Node::start(&database, &nats, "node-b").await;
+    let (_, host) = guest(a.addr, "东家").await;
+    let (_, other) = guest(b.addr, "南家").await;
+    let (status, room) = http(
+        a.addr,
+        "POST",
+        "/api/rooms",
+        Some(&host),
+        Some(json!({"ruleset": "sichuan-xuezhan", "bots": ["basic", "basic"]})),
+    )
+    .await
+    .expect("create room");
+    assert_eq!(status, 201, "{room}");
+    let listed = |rooms: &Value| {
+        rooms
+            .as_array()
+            .is_some_and(|r| r.iter().any(|x| x["table"] == room["table"]))
+    };
+    // Node B lists node A's public room, and seats a player at it by its code.
+    let (_, rooms) = http(b.addr, "GET", "/api/rooms", None, None)
+        .await
+        .expect("list");
+    assert!(listed(&rooms), "B lists A's room: {rooms}");
+    let code = room["code"].as_str().unwrap_or_default().to_lowercase();
+    let (status, joined) = http(
+        b.addr,
+        "POST",
+        "/api/rooms/join",
+        Some(&other),
+        Some(json!({ "code": format!(" {code} ") })),
+    )
+    .await
+    .expect("join");
+    assert_eq!(status, 200, "{joined}");
+    assert_eq!(joined["table"], room["table"]);
+    assert_eq!(
+        joined["seat"], 3,
+        "the seat after the creator's and the bots'"
+    );
+    let (_, rooms) = http(b.addr, "GET", "/api/rooms", None, None)
+        .await
+        .expect("list");
+    assert!(!listed(&rooms), "a full room is not listed: {rooms}");
+    let (status, _) = http(
+        b.addr,
+        "POST",
+        "/api/rooms/join",
+        Some(&other),
+        Some(json!({"code": "ZZZZZZ"})),
+    )
+    .await
+    .expect("join");
+    assert_eq!(status, 404, "no node has that code");
+    // Two players asking for a quick match on different nodes are seated at one table.
+    let (_, x) = guest(a.addr, "西家").await;
+    let (_, y) = guest(b.addr, "北家").await;
+    let quick = |addr, token: String| async move {
+        let body = json!({"ruleset": "two-player"});
+        http(addr, "POST", "/api/quickmatch", Some(&token), Some(body))
+            .await
+            .expect("quick match")
+    };
+    let (on_a, on_b) = tokio::join!(quick(a.addr, x), quick(b.addr, y));
+    assert_eq!((on_a.0, on_b.0), (200, 200), "{on_a:?} {on_b:?}");
+    assert_eq!(on_a.1["table"], on_b.1["table"], "one table for both");
+    assert_ne!(on_a.1["seat"], on_b.1["seat"]);
+    drop((a, b));
     drop_database(&name).await;
 }
 

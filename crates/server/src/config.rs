@@ -93,6 +93,10 @@ pub struct Config {
     /// through it to the node that does. Without it the node serves alone.
     #[arg(long, env = "MAHJONG_NATS_URL")]
     pub nats_url: Option<String>,
+    /// The cluster's name on NATS (letters, digits, `_` and `-`): the nodes of one cluster
+    /// share it, and clusters sharing a NATS server never hear each other.
+    #[arg(long, env = "MAHJONG_CLUSTER_NAME", default_value = "mahjong", value_parser = cluster_name)]
+    pub cluster_name: String,
     /// Logs as JSON lines instead of text.
     #[arg(long, env = "MAHJONG_LOG_JSON", value_parser = clap::builder::BoolishValueParser::new())]
     pub log_json: bool,
@@ -127,6 +131,7 @@ impl Config {
             node_name: None,
             node_lease_ms: 5_000,
             nats_url: None,
+            cluster_name: "mahjong".into(),
             log_json: false,
             time: crate::time::TimeSource::System,
         }
@@ -146,6 +151,16 @@ impl Config {
         self.database_url
             .clone()
             .unwrap_or_else(|| store::default_url(&self.data_dir))
+    }
+}
+
+/// Checks a `--cluster-name` as the flag is read: one token of a NATS subject.
+fn cluster_name(s: &str) -> Result<String, String> {
+    let fits = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+    if !s.is_empty() && s.len() <= 64 && s.chars().all(fits) {
+        Ok(s.to_string())
+    } else {
+        Err("1 to 64 letters, digits, `_` or `-`".into())
     }
 }
 

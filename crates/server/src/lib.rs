@@ -62,8 +62,9 @@ pub struct AppState {
 }
 
 impl AppState {
-    /// A join code no live room uses: six letters and digits that cannot be misread.
-    pub fn new_code(&self) -> Result<String, ApiError> {
+    /// A join code no live room uses (on any node): six letters and digits that cannot be
+    /// misread.
+    pub async fn new_code(&self) -> Result<String, ApiError> {
         const ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
         for _ in 0..100 {
             let mut bytes = [0u8; 6];
@@ -73,8 +74,12 @@ impl AppState {
                 .iter()
                 .map(|b| char::from(ALPHABET[usize::from(*b) % ALPHABET.len()]))
                 .collect();
-            if !self.lobby.code_taken(&code) {
-                return Ok(code);
+            if self.lobby.code_taken(&code) {
+                continue;
+            }
+            match &self.cluster {
+                Some(cluster) if cluster.code_taken(&code).await => continue,
+                _ => return Ok(code),
             }
         }
         Err(ApiError::Internal("no free join code".into()))
@@ -104,7 +109,7 @@ impl AppState {
         spec: RoomSpec,
         occupants: Vec<room::Occupant>,
     ) -> Result<(store::TableId, String, room::RoomHandle), ApiError> {
-        let code = self.new_code()?;
+        let code = self.new_code().await?;
         let stored = room::StoredRoom {
             options,
             clock: spec.clock,
@@ -321,7 +326,7 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
     let node = config.node(local.port());
     let cluster = match &config.nats_url {
         Some(_) if store.backend_name() != "postgres" => return Err(ServeError::ClusterOnSqlite),
-        Some(url) => Some(cluster::Cluster::connect(url, &node).await?),
+        Some(url) => Some(cluster::Cluster::connect(url, &config.cluster_name, &node).await?),
         None => None,
     };
     let lease = std::time::Duration::from_millis(config.node_lease_ms);
@@ -345,6 +350,9 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
     }
     spawn_housekeeping(state.store.clone(), state.limiter.clone());
     node::spawn_heartbeat(&state, local);
+    if let Some(cluster) = &state.cluster {
+        cluster::serve_node(state.clone(), cluster.clone());
+    }
     spawn_metrics_upkeep(state.metrics.clone());
     let app = router(state.clone());
     let task = tokio::spawn(async move {

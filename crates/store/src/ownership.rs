@@ -162,6 +162,18 @@ impl Store {
         Ok(renewed == 1)
     }
 
+    /// The nodes whose lease is alive, by name.
+    pub async fn live_nodes(&self) -> Result<Vec<NodeId>, StoreError> {
+        let sql = format!(
+            "SELECT id FROM nodes WHERE expires_ms > {} ORDER BY id",
+            self.db_now_ms()
+        );
+        let ids: Vec<String> = on_backend!(self, pool => {
+            sqlx::query_scalar(sqlx::AssertSqlSafe(sql)).fetch_all(pool).await?
+        });
+        Ok(ids.into_iter().map(NodeId).collect())
+    }
+
     /// Ends `node`'s lease now (a node leaving): the tables it still owns are claimable at once.
     pub async fn retire_node(&self, node: &NodeId) -> Result<(), StoreError> {
         on_backend!(self, pool => {

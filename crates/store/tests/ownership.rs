@@ -87,7 +87,9 @@ async fn a_lapsed_or_retired_node_loses_its_tables_and_cannot_renew() {
         assert!(db.store.renew_node(&b, LONG).await?);
         // A node that leaves ends its lease: its tables are claimable at once.
         db.store.register_node(&c, "c:1", LONG).await?;
+        assert_eq!(db.store.live_nodes().await?, vec![b.clone(), c.clone()]);
         db.store.retire_node(&b).await?;
+        assert_eq!(db.store.live_nodes().await?, vec![c.clone()]);
         assert_eq!(
             db.store
                 .claimable_tables(&c, Claimable::OwnAndOrphaned)

@@ -97,7 +97,12 @@ impl Attach {
                 Some(FromOwner::Seated { seat }) => return Ok(seat),
                 Some(FromOwner::Watching) => return Ok(0),
                 Some(FromOwner::Refused { code }) => return Err(code),
-                Some(FromOwner::Known | FromOwner::Unknown) => return Err(ErrorCode::Internal),
+                Some(
+                    FromOwner::Known
+                    | FromOwner::Unknown
+                    | FromOwner::Joined { .. }
+                    | FromOwner::Conflict { .. },
+                ) => return Err(ErrorCode::Internal),
                 None if Instant::now() + RETRY_EVERY < deadline => {
                     tokio::time::sleep(RETRY_EVERY).await;
                 }
@@ -129,7 +134,7 @@ impl Remote {
         // Subscribed before asking: the owner's first frames may come before its answer.
         let frames = cluster
             .client
-            .subscribe(Cluster::link_subject(&attach.link))
+            .subscribe(cluster.link_subject(&attach.link))
             .await
             .map_err(|e| {
                 tracing::warn!(error = %e, "a relay link could not be subscribed");

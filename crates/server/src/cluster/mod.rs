@@ -3,17 +3,22 @@
 //! moving between nodes (its node stopped, or died and another adopted the table) costs the
 //! players on relayed sockets a pause and a snapshot, not a reconnect.
 //!
-//! Subjects (the version is in them: nodes of another relay format never meet):
-//! - `mahjong.v1.table.<table>`: requests to the table's owner. Only the node playing the
+//! Subjects, under the cluster's name (`--cluster-name`, so that several clusters may share a
+//! NATS server) and the relay format's version (nodes of another format never meet):
+//! - `<cluster>.v1.table.<table>`: requests to the table's owner. Only the node playing the
 //!   table subscribes, so NATS itself says where a table lives, and "no responders" says that
 //!   no node plays it right now.
-//! - `mahjong.v1.link.<link>`: the frames of one relayed connection, owner to entry node, in
+//! - `<cluster>.v1.code.<code>`: joins by a room's code, served beside the table's subject.
+//! - `<cluster>.v1.link.<link>`: the frames of one relayed connection, owner to entry node, in
 //!   the order the room sent them; the last one carries the `Mahjong-End` header.
+//! - `<cluster>.v1.lobby`: every node answers with its public rooms (`lobby.rs`).
+//! - `<cluster>.v1.quick.<node>`: quick-match requests to the node that forms the tables.
 //!
 //! Leases and fencing stay in the database (`store::ownership`): NATS only carries messages,
 //! and a node that wrongly believes it owns a table can still write nothing to it.
 
 mod entry;
+mod lobby;
 mod owner;
 
 use std::time::Duration;
@@ -23,6 +28,7 @@ use serde::{Deserialize, Serialize};
 use store::TableId;
 
 pub(crate) use entry::{Remote, RemoteEnd, Sink};
+pub(crate) use lobby::{JoinAnswer, serve_node};
 pub(crate) use owner::serve_table;
 
 /// How often an entry node says that a relayed connection is alive (and learns that its table's
@@ -60,6 +66,8 @@ impl End {
 #[derive(Clone, Debug)]
 pub struct Cluster {
     client: async_nats::Client,
+    /// The subjects' first token: the cluster's name.
+    root: String,
 }
 
 /// Why NATS could not be reached.
@@ -71,8 +79,13 @@ pub struct ClusterError {
 }
 
 impl Cluster {
-    /// Connects to NATS at `url` (several servers: comma-separated), as `node`.
-    pub async fn connect(url: &str, node: &store::NodeId) -> Result<Cluster, ClusterError> {
+    /// Connects to NATS at `url` (several servers: comma-separated), as `node` of the cluster
+    /// `name`.
+    pub async fn connect(
+        url: &str,
+        name: &str,
+        node: &store::NodeId,
+    ) -> Result<Cluster, ClusterError> {
         let servers: Vec<&str> = url.split(',').map(str::trim).collect();
         let client = async_nats::ConnectOptions::new()
             .name(format!("mahjong {node}"))
@@ -83,17 +96,25 @@ impl Cluster {
                 url: url.to_string(),
                 source,
             })?;
-        Ok(Cluster { client })
+        Ok(Cluster {
+            client,
+            root: format!("{name}.v1"),
+        })
     }
 
     /// Where requests to a table's owner go.
-    fn table_subject(table: &TableId) -> String {
-        format!("mahjong.v1.table.{table}")
+    fn table_subject(&self, table: &TableId) -> String {
+        format!("{}.table.{table}", self.root)
+    }
+
+    /// Where joins by `code` go.
+    fn code_subject(&self, code: &str) -> String {
+        format!("{}.code.{}", self.root, code.to_ascii_uppercase())
     }
 
     /// Where a link's frames go.
-    fn link_subject(link: &str) -> String {
-        format!("mahjong.v1.link.{link}")
+    fn link_subject(&self, link: &str) -> String {
+        format!("{}.link.{link}", self.root)
     }
 
     /// A name for a new link, unique among every node's: 128 random bits.
@@ -119,7 +140,7 @@ impl Cluster {
             .timeout(Some(REQUEST_WITHIN));
         let answer = self
             .client
-            .send_request(Cluster::table_subject(table), request)
+            .send_request(self.table_subject(table), request)
             .await;
         match answer {
             Ok(reply) => serde_json::from_slice(&reply.payload).ok(),
@@ -130,6 +151,41 @@ impl Cluster {
         }
     }
 
+    /// Sends `message` to the room whose join code is `code`: `None` when no node has it.
+    async fn ask_code(&self, code: &str, message: &ToOwner) -> Option<FromOwner> {
+        let payload = serde_json::to_vec(message).ok()?;
+        let request = async_nats::Request::new()
+            .payload(payload.into())
+            .timeout(Some(REQUEST_WITHIN));
+        let reply = self
+            .client
+            .send_request(self.code_subject(code), request)
+            .await
+            .ok()?;
+        serde_json::from_slice(&reply.payload).ok()
+    }
+
+    /// Whether a live room on any node has the join code `code`.
+    pub(crate) async fn code_taken(&self, code: &str) -> bool {
+        self.ask_code(code, &ToOwner::Probe).await.is_some()
+    }
+
+    /// Seats `player` at the room whose code is `code`, wherever it plays.
+    pub(crate) async fn join_by_code(&self, code: &str, player: &store::Player) -> JoinAnswer {
+        let request = ToOwner::Join {
+            player: player.id.as_str().to_string(),
+            name: player.display_name.clone(),
+        };
+        match self.ask_code(code, &request).await {
+            Some(FromOwner::Joined { table, seat }) => match TableId::parse(&table) {
+                Ok(table) => JoinAnswer::Seated { table, seat },
+                Err(_) => JoinAnswer::NoRoom,
+            },
+            Some(FromOwner::Conflict { message }) => JoinAnswer::Conflict(message),
+            _ => JoinAnswer::NoRoom,
+        }
+    }
+
     /// Sends `message` to the owner of `table`, without an answer.
     async fn tell(&self, table: &TableId, message: &ToOwner) {
         let Ok(payload) = serde_json::to_vec(message) else {
@@ -137,7 +193,7 @@ impl Cluster {
         };
         let sent = self
             .client
-            .publish(Cluster::table_subject(table), payload.into())
+            .publish(self.table_subject(table), payload.into())
             .await;
         if let Err(e) = sent {
             tracing::debug!(table = %table, error = %e, "a message to the table's owner was lost");
@@ -169,6 +225,10 @@ enum ToOwner {
     Close { link: String },
     /// The link's connection is still open (answered `known` or `unknown`).
     Alive { link: String },
+    /// To a join code's subject: take a seat (answered `joined` or `conflict`).
+    Join { player: String, name: String },
+    /// To a join code's subject: whether a room has it (answered `known`).
+    Probe,
 }
 
 /// What a table's owner answers.
@@ -185,4 +245,8 @@ enum FromOwner {
     Known,
     /// The owner has no such link (it dropped it as gone, or the table moved).
     Unknown,
+    /// Seated at the room a join code opens.
+    Joined { table: String, seat: u8 },
+    /// The room cannot seat the player (full, over, or the player escaped from it).
+    Conflict { message: String },
 }

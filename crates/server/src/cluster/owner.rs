@@ -61,18 +61,15 @@ pub(crate) fn serve_table(
 
 impl Endpoint {
     async fn run(mut self) {
-        let subject = Cluster::table_subject(&self.table);
-        let mut requests = loop {
-            match self.cluster.client.subscribe(subject.clone()).await {
-                Ok(s) => break s,
-                Err(e) => {
-                    tracing::warn!(error = %e, "the table's subject could not be subscribed");
-                    tokio::select! {
-                        () = self.room.closed() => return,
-                        () = tokio::time::sleep(ALIVE_EVERY) => {}
-                    }
-                }
-            }
+        let Some(mut requests) = self
+            .subscribe(self.cluster.table_subject(&self.table))
+            .await
+        else {
+            return;
+        };
+        let code = self.cluster.code_subject(&self.room.summary().code);
+        let Some(mut joins) = self.subscribe(code).await else {
+            return;
         };
         let mut sweep = tokio::time::interval(ALIVE_EVERY);
         loop {
@@ -82,12 +79,32 @@ impl Endpoint {
                     Some(m) => self.handle(m).await,
                     None => break,
                 },
+                message = joins.next() => match message {
+                    Some(m) => self.handle(m).await,
+                    None => break,
+                },
                 _ = sweep.tick() => self.sweep().await,
             }
         }
-        // Dropping the subscription ends it: the table's requests now find no responder
+        // Dropping the subscriptions ends them: the table's requests now find no responder
         // here, and its entry nodes look for the node that plays it next.
-        drop(requests);
+        drop((requests, joins));
+    }
+
+    /// Subscribes `subject`, trying again while the room lives; None once it stopped.
+    async fn subscribe(&self, subject: String) -> Option<async_nats::Subscriber> {
+        loop {
+            match self.cluster.client.subscribe(subject.clone()).await {
+                Ok(s) => return Some(s),
+                Err(e) => {
+                    tracing::warn!(error = %e, subject, "a relay subject could not be subscribed");
+                    tokio::select! {
+                        () = self.room.closed() => return None,
+                        () = tokio::time::sleep(ALIVE_EVERY) => {}
+                    }
+                }
+            }
+        }
     }
 
     async fn handle(&mut self, message: async_nats::Message) {
@@ -115,6 +132,8 @@ impl Endpoint {
                 }
                 None
             }
+            ToOwner::Join { player, name } => Some(self.join(&player, name).await),
+            ToOwner::Probe => Some(FromOwner::Known),
             ToOwner::Alive { link } => Some(match self.links.get_mut(&link) {
                 Some(linked) => {
                     linked.seen = Instant::now();
@@ -174,6 +193,33 @@ impl Endpoint {
             Err(_) => FromOwner::Refused {
                 code: ErrorCode::TableClosed,
             },
+        }
+    }
+
+    async fn join(&self, player: &str, name: String) -> FromOwner {
+        let conflict = |message: String| FromOwner::Conflict { message };
+        let Ok(player) = PlayerId::parse(player) else {
+            return conflict("no such player".into());
+        };
+        let (reply, answer) = oneshot::channel();
+        if !self
+            .room
+            .send(Command::Join {
+                player,
+                name,
+                reply,
+            })
+            .await
+        {
+            return conflict("the table is closed".into());
+        }
+        match answer.await {
+            Ok(Ok(seat)) => FromOwner::Joined {
+                table: self.table.to_string(),
+                seat,
+            },
+            Ok(Err(e)) => conflict(e.to_string()),
+            Err(_) => conflict("the table is closed".into()),
         }
     }
 
@@ -251,7 +297,7 @@ impl Endpoint {
 
     /// Publishes a seat's frames to its link as the room sends them, then the end.
     fn spawn_frames(&self, link: &str, mut rx: mpsc::Receiver<Arc<str>>) {
-        let (client, subject) = (self.cluster.client.clone(), Cluster::link_subject(link));
+        let (client, subject) = (self.cluster.client.clone(), self.cluster.link_subject(link));
         let (life, room) = (self.life.clone(), self.room.clone());
         tokio::spawn(async move {
             while let Some(frame) = rx.recv().await {
@@ -267,7 +313,7 @@ impl Endpoint {
     /// Publishes a spectator's frames to its link, each once its time has come (the room's
     /// spectator delay is kept here, where the room's clock is).
     fn spawn_delayed_frames(&self, link: &str, mut rx: mpsc::Receiver<(Instant, Arc<str>)>) {
-        let (client, subject) = (self.cluster.client.clone(), Cluster::link_subject(link));
+        let (client, subject) = (self.cluster.client.clone(), self.cluster.link_subject(link));
         let (time, life, room) = (self.time.clone(), self.life.clone(), self.room.clone());
         tokio::spawn(async move {
             while let Some((due, frame)) = rx.recv().await {

@@ -22,6 +22,7 @@ use doc::Components;
 
 pub use doc::ErrorBody;
 pub use rooms::Seated;
+pub(crate) use rooms::{RoomListing, local_listings, quick_ruleset};
 
 /// The API's routes.
 pub fn routes() -> OpenApiRouter<AppState> {

@@ -74,7 +74,7 @@ fn default_public() -> bool {
 }
 
 /// Where a player sits.
-#[derive(Serialize, ToSchema)]
+#[derive(Serialize, Deserialize, ToSchema)]
 pub struct Seated {
     /// The table (its WebSocket is `/ws/tables/{table}`).
     #[schema(value_type = String, format = "uuid")]
@@ -224,19 +224,38 @@ pub(super) async fn quickmatch(
     authed: Authed,
     Json(body): Json<QuickMatch>,
 ) -> Result<Json<Seated>, ApiError> {
-    let id = body
-        .ruleset
-        .parse()
-        .map_err(|e| ApiError::BadRequest(format!("{e}")))?;
-    let ruleset =
-        Ruleset::new(id, &RawOptions::new()).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    let ruleset = quick_ruleset(&body.ruleset)?;
     let player = state.store.player(&authed.player).await?;
+    // With several nodes, one forms every quick-match table (the live node first by name), so
+    // that players waiting on different nodes are seated together; when it does not answer,
+    // the players of this node are matched here.
+    if let Some(cluster) = &state.cluster {
+        let matchmaker = state.store.live_nodes().await?.into_iter().next();
+        if let Some(matchmaker) = matchmaker.filter(|m| *m != state.node) {
+            let within = std::time::Duration::from_millis(state.config.quick_fill_ms)
+                + std::time::Duration::from_secs(10);
+            let forwarded = cluster
+                .quick_match(&matchmaker, &body.ruleset, &player.id, within)
+                .await;
+            if let Some(answer) = forwarded {
+                return answer.map(Json);
+            }
+        }
+    }
     Ok(Json(crate::quick::enqueue(&state, ruleset, player).await?))
 }
 
+/// The ruleset a quick match plays: a preset with its default options.
+pub(crate) fn quick_ruleset(name: &str) -> Result<Ruleset, ApiError> {
+    let id = name
+        .parse()
+        .map_err(|e| ApiError::BadRequest(format!("{e}")))?;
+    Ruleset::new(id, &RawOptions::new()).map_err(|e| ApiError::BadRequest(e.to_string()))
+}
+
 /// A public room with a free seat.
-#[derive(Serialize, ToSchema)]
-pub(super) struct RoomListing {
+#[derive(Serialize, Deserialize, ToSchema)]
+pub(crate) struct RoomListing {
     /// The table.
     #[schema(value_type = String, format = "uuid")]
     table: TableId,
@@ -262,6 +281,17 @@ pub(super) struct RoomListing {
     responses((status = 200, description = "the public rooms with a free seat, oldest first", body = Vec<RoomListing>))
 )]
 pub(super) async fn list_rooms(State(state): State<AppState>) -> Json<Vec<RoomListing>> {
+    let mut rooms = local_listings(&state);
+    if let Some(cluster) = &state.cluster {
+        rooms.extend(cluster.listings().await);
+        rooms.sort_by(|a, b| a.table.cmp(&b.table));
+        rooms.dedup_by(|a, b| a.table == b.table);
+    }
+    Json(rooms)
+}
+
+/// This node's public rooms with a free seat, by table id.
+pub(crate) fn local_listings(state: &AppState) -> Vec<RoomListing> {
     let mut rooms: Vec<RoomListing> = state
         .lobby
         .rooms()
@@ -279,7 +309,7 @@ pub(super) async fn list_rooms(State(state): State<AppState>) -> Json<Vec<RoomLi
         })
         .collect();
     rooms.sort_by(|a, b| a.table.cmp(&b.table));
-    Json(rooms)
+    rooms
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -310,19 +340,24 @@ pub(super) async fn join_by_code(
     authed: Authed,
     Json(body): Json<JoinCode>,
 ) -> Result<Json<Seated>, ApiError> {
-    let table = state
-        .lobby
-        .by_code(body.code.trim())
-        .ok_or_else(|| ApiError::NotFound(format!("room with code `{}`", body.code.trim())))?;
-    let handle = state
-        .lobby
-        .room(&table)
-        .ok_or_else(|| ApiError::NotFound("room".into()))?;
+    let code = body.code.trim().to_ascii_uppercase();
+    let not_found = || ApiError::NotFound(format!("room with code `{code}`"));
     let player = state.store.player(&authed.player).await?;
-    let seat = join(&handle, player).await?;
-    Ok(Json(Seated {
-        table,
-        seat,
-        code: body.code.trim().to_ascii_uppercase(),
-    }))
+    let here = state
+        .lobby
+        .by_code(&code)
+        .and_then(|table| state.lobby.room(&table).map(|room| (table, room)));
+    let (table, seat) = match (here, &state.cluster) {
+        (Some((table, room)), _) => (table, join(&room, player).await?),
+        // A room on another node, reached through NATS.
+        (None, Some(cluster)) => match cluster.join_by_code(&code, &player).await {
+            crate::cluster::JoinAnswer::Seated { table, seat } => (table, seat),
+            crate::cluster::JoinAnswer::Conflict(message) => {
+                return Err(ApiError::Conflict(message));
+            }
+            crate::cluster::JoinAnswer::NoRoom => return Err(not_found()),
+        },
+        (None, None) => return Err(not_found()),
+    };
+    Ok(Json(Seated { table, seat, code }))
 }
