@@ -214,3 +214,81 @@ fn pool_settings_out_of_range_are_refused() {
         assert!(said.contains(flag), "the flag is named: {said}");
     }
 }
+
+/// A second node on a database another node serves, without NATS, is refused with a clear
+/// error (it could reach none of the other's tables, nor they its); so is a node with NATS on
+/// SQLite, one machine's file.
+#[tokio::test]
+async fn a_node_without_nats_does_not_serve_beside_another() {
+    let dir = std::env::temp_dir().join(format!("mahjong-alone-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let serve = |port: u16| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_mahjong"));
+        command
+            .args([
+                "serve",
+                "--port",
+                &port.to_string(),
+                "--node-lease-ms",
+                "500",
+            ])
+            .arg("--data-dir")
+            .arg(&dir)
+            .env_remove("DATABASE_URL")
+            .env_remove("MAHJONG_NATS_URL")
+            .env("RUST_LOG", "warn");
+        command
+    };
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port");
+    let mut first = serve(port)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start the first node");
+    let addr: std::net::SocketAddr = format!("127.0.0.1:{port}").parse().expect("addr");
+    let mut up = false;
+    for _ in 0..200 {
+        if let Ok((200, _)) = http(addr, "GET", "/healthz", None, None).await {
+            up = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(up, "the first node did not come up");
+    let second = exits_within(serve(0), Duration::from_secs(10));
+    let said = String::from_utf8_lossy(&second.stderr);
+    assert!(!second.status.success(), "{said}");
+    assert!(said.contains("other nodes serve this database"), "{said}");
+    let _ = first.kill();
+    let _ = first.wait();
+    let mut with_nats = serve(0);
+    with_nats.args(["--nats-url", "nats://127.0.0.1:4222"]);
+    let clustered = exits_within(with_nats, Duration::from_secs(10));
+    let said = String::from_utf8_lossy(&clustered.stderr);
+    assert!(!clustered.status.success(), "{said}");
+    assert!(said.contains("need PostgreSQL"), "{said}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Runs `command` to its end, which must come within `limit` (it is killed, and the test
+/// fails, otherwise).
+fn exits_within(mut command: Command, limit: Duration) -> std::process::Output {
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start mahjong serve");
+    let until = std::time::Instant::now() + limit;
+    while child.try_wait().expect("poll the child").is_none() {
+        if std::time::Instant::now() > until {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("mahjong serve still runs after {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.wait_with_output().expect("its output")
+}

@@ -33,6 +33,17 @@ pub(crate) struct Seating {
     pub(crate) ruleset: String,
     /// The source address to connect from.
     pub(crate) source: IpAddr,
+    /// Every node the run loads, and the one this seat connects through first.
+    pub(crate) nodes: Arc<[SocketAddr]>,
+    pub(crate) node: usize,
+}
+
+impl Seating {
+    /// The node this seat's `attempt`-th connection goes through: its own first, then each
+    /// other in turn (a node restarting sends its sockets to the next).
+    pub(crate) fn addr(&self, attempt: usize) -> SocketAddr {
+        self.nodes[(self.node + attempt) % self.nodes.len().max(1)]
+    }
 }
 
 /// What every client of a run shares.
@@ -52,30 +63,66 @@ const CLOSE_WITHIN: Duration = Duration::from_secs(3);
 /// A paced answer is sent at least this long before the prompt's deadline.
 const DEADLINE_MARGIN: Duration = Duration::from_millis(300);
 
-/// Connects and says `hello`; `None` (counted) when that fails.
-pub(crate) async fn connect(addr: SocketAddr, seating: &Seating, stats: &Stats) -> Option<Socket> {
-    let mut socket = match net::websocket(addr, seating.source, &seating.path).await {
-        Ok(s) => s,
-        Err(e) => {
-            tracing_failure(&e.to_string());
-            bump(&stats.counters.handshake_failures);
-            return None;
+/// Connects through the seat's `attempt`-th node and says `hello` (resuming after
+/// `last_seq`); `None` (counted) when that fails.
+pub(crate) async fn connect(
+    seating: &Seating,
+    last_seq: Option<u64>,
+    attempt: usize,
+    stats: &Stats,
+) -> Option<Socket> {
+    match open(seating, last_seq, attempt).await {
+        Ok(socket) => {
+            bump(&stats.counters.open);
+            Some(socket)
         }
-    };
+        Err(e) => {
+            tracing_failure(&e);
+            bump(&stats.counters.handshake_failures);
+            None
+        }
+    }
+}
+
+async fn open(seating: &Seating, last_seq: Option<u64>, attempt: usize) -> Result<Socket, String> {
+    let addr = seating.addr(attempt);
+    let mut socket = net::websocket(addr, seating.source, &seating.path)
+        .await
+        .map_err(|e| e.to_string())?;
     let hello = ClientMessage::Hello {
         token: seating.token.clone(),
-        last_seq: None,
+        last_seq,
     };
-    let Ok(text) = serde_json::to_string(&hello) else {
-        bump(&stats.counters.handshake_failures);
-        return None;
-    };
-    if socket.send(Message::text(text)).await.is_err() {
-        bump(&stats.counters.handshake_failures);
-        return None;
+    let text = serde_json::to_string(&hello).map_err(|e| e.to_string())?;
+    socket
+        .send(Message::text(text))
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(socket)
+}
+
+/// How long a dropped socket keeps trying to reconnect (a node restarting, a table moving to
+/// another node), and how often.
+const RECONNECT_WITHIN: Duration = Duration::from_secs(60);
+const RECONNECT_EVERY: Duration = Duration::from_millis(250);
+/// Drops in a row, with no stream message between, before a socket gives up.
+const DROPS_IN_A_ROW: u32 = 10;
+
+/// Reconnects a dropped socket through each node in turn, resuming after `last_seq`.
+async fn reconnect(seating: &Seating, last_seq: Option<u64>, stats: &Stats) -> Option<Socket> {
+    let until = Instant::now() + RECONNECT_WITHIN;
+    for attempt in 1.. {
+        if Instant::now() >= until {
+            break;
+        }
+        if let Ok(socket) = open(seating, last_seq, attempt).await {
+            bump(&stats.counters.open);
+            bump(&stats.counters.reconnects);
+            return Some(socket);
+        }
+        tokio::time::sleep(RECONNECT_EVERY).await;
     }
-    bump(&stats.counters.open);
-    Some(socket)
+    None
 }
 
 fn tracing_failure(message: &str) {
@@ -106,120 +153,145 @@ pub(crate) async fn play(mut socket: Socket, seating: Seating, shared: Arc<Share
     let mut last_sent: Option<(u64, Instant)> = None;
     let mut table_closed = false;
     let mut stop = shared.stop.clone();
-    let dropped = loop {
-        if *stop.borrow() {
-            close(&mut socket).await;
-            break false;
+    let mut last_seq: Option<u64> = None;
+    let mut drops = 0;
+    loop {
+        let dropped = loop {
+            if *stop.borrow() {
+                close(&mut socket).await;
+                break false;
+            }
+            let due = pending.as_ref().map(|p| p.at);
+            tokio::select! {
+                changed = stop.changed() => {
+                    if changed.is_err() || *stop.borrow() {
+                        close(&mut socket).await;
+                        break false;
+                    }
+                }
+                () = sleep_until(due) => {
+                    let Some(p) = pending.take() else { continue };
+                    let action = decide(&model, &p.legal, shared.policy, &mut rng, stats);
+                    let id = next_id;
+                    next_id += 1;
+                    let message = ClientMessage::Act { id, action: WireAction::from(action) };
+                    let Ok(text) = serde_json::to_string(&message) else { continue };
+                    // The action is opened before it is written: the server may answer, and another
+                    // client of the table read the answer, before this send returns.
+                    let now = Instant::now();
+                    clock.sent(now, !p.held, stats);
+                    last_sent = Some((id, now));
+                    bump(&stats.counters.actions);
+                    if p.held {
+                        bump(&stats.counters.deferred);
+                    }
+                    if socket.send(Message::text(text)).await.is_err() {
+                        break !*stop.borrow();
+                    }
+                }
+                incoming = socket.next() => {
+                    let text = match incoming {
+                        Some(Ok(Message::Text(t))) => t,
+                        Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break !table_closed && !*stop.borrow(),
+                        Some(Ok(_)) => continue,
+                    };
+                    let now = Instant::now();
+                    bump(&stats.counters.frames_in);
+                    stats.counters.bytes_in.fetch_add(text.len() as u64, std::sync::atomic::Ordering::Relaxed);
+                    let Ok(envelope) = serde_json::from_str::<Envelope>(text.as_str()) else {
+                        stats.error("unreadable_frame");
+                        continue;
+                    };
+                    if let Some(seq) = envelope.seq {
+                        clock.arrived(seating.seat, now, stats);
+                        last_seq = Some(seq);
+                        drops = 0;
+                    }
+                    match &envelope.message {
+                        ServerMessage::Prompt(info) => {
+                            let legal: Vec<Action> = info.legal.iter().map(|&a| a.into()).collect();
+                            let left = info.deadline_ms.saturating_sub(unix_ms());
+                            let left = Duration::from_millis(u64::try_from(left).unwrap_or(0));
+                            let held = legal.iter().all(is_claim)
+                                && left < Duration::from_millis(shared.action_ms / 2);
+                            // A prompt replacing one not yet answered keeps its slot.
+                            let at = match &pending {
+                                Some(p) => p.at,
+                                None => clock.slot(now, now + left.saturating_sub(DEADLINE_MARGIN)),
+                            };
+                            pending = Some(Pending { legal, at, held });
+                        }
+                        ServerMessage::Event { .. } => {
+                            // The server prompts after the events that open a decision, and again
+                            // whenever the legal actions change: an event means an owed decision was
+                            // answered or is outdated.
+                            pending = None;
+                            model.apply(&envelope.message);
+                        }
+                        ServerMessage::Snapshot { table } => {
+                            model.apply(&envelope.message);
+                            pending = table.prompt.as_ref().map(|info| Pending {
+                                legal: info.legal.iter().map(|&a| a.into()).collect(),
+                                at: clock.slot(now, now),
+                                held: false,
+                            });
+                        }
+                        ServerMessage::HandStarting { .. } => {
+                            pending = None;
+                            model.apply(&envelope.message);
+                        }
+                        ServerMessage::HandOver { .. } => {
+                            pending = None;
+                            if seating.seat == 0 {
+                                bump(&stats.counters.hands);
+                            }
+                        }
+                        ServerMessage::TableClosed { .. } => {
+                            pending = None;
+                            if !table_closed && seating.seat == 0 {
+                                bump(&stats.counters.tables_closed);
+                            }
+                            table_closed = true;
+                        }
+                        ServerMessage::Ack { id } => {
+                            if let Some((sent_id, at)) = last_sent
+                                && sent_id == *id
+                            {
+                                stats.ack(now.saturating_duration_since(at));
+                            }
+                        }
+                        // The table moving to another node: the snapshot that follows asks again.
+                        ServerMessage::Error { code: ErrorCode::Moving, .. } => {}
+                        ServerMessage::Error { code, .. } => stats.error(error_code(*code)),
+                        ServerMessage::SeatChanged(_) | ServerMessage::Pong { .. } => {}
+                    }
+                }
+            }
+        };
+        stats
+            .counters
+            .open
+            .fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+        if !dropped {
+            return;
         }
-        let due = pending.as_ref().map(|p| p.at);
-        tokio::select! {
-            changed = stop.changed() => {
-                if changed.is_err() || *stop.borrow() {
-                    close(&mut socket).await;
-                    break false;
-                }
+        drops += 1;
+        // A node restarting, or a table moving: the seat resumes through a node that serves it.
+        let again = if drops <= DROPS_IN_A_ROW {
+            reconnect(&seating, last_seq, stats).await
+        } else {
+            None
+        };
+        match again {
+            Some(s) => {
+                socket = s;
+                pending = None;
             }
-            () = sleep_until(due) => {
-                let Some(p) = pending.take() else { continue };
-                let action = decide(&model, &p.legal, shared.policy, &mut rng, stats);
-                let id = next_id;
-                next_id += 1;
-                let message = ClientMessage::Act { id, action: WireAction::from(action) };
-                let Ok(text) = serde_json::to_string(&message) else { continue };
-                // The action is opened before it is written: the server may answer, and another
-                // client of the table read the answer, before this send returns.
-                let now = Instant::now();
-                clock.sent(now, !p.held, stats);
-                last_sent = Some((id, now));
-                bump(&stats.counters.actions);
-                if p.held {
-                    bump(&stats.counters.deferred);
-                }
-                if socket.send(Message::text(text)).await.is_err() {
-                    break !*stop.borrow();
-                }
-            }
-            incoming = socket.next() => {
-                let text = match incoming {
-                    Some(Ok(Message::Text(t))) => t,
-                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break !table_closed && !*stop.borrow(),
-                    Some(Ok(_)) => continue,
-                };
-                let now = Instant::now();
-                bump(&stats.counters.frames_in);
-                stats.counters.bytes_in.fetch_add(text.len() as u64, std::sync::atomic::Ordering::Relaxed);
-                let Ok(envelope) = serde_json::from_str::<Envelope>(text.as_str()) else {
-                    stats.error("unreadable_frame");
-                    continue;
-                };
-                if envelope.seq.is_some() {
-                    clock.arrived(seating.seat, now, stats);
-                }
-                match &envelope.message {
-                    ServerMessage::Prompt(info) => {
-                        let legal: Vec<Action> = info.legal.iter().map(|&a| a.into()).collect();
-                        let left = info.deadline_ms.saturating_sub(unix_ms());
-                        let left = Duration::from_millis(u64::try_from(left).unwrap_or(0));
-                        let held = legal.iter().all(is_claim)
-                            && left < Duration::from_millis(shared.action_ms / 2);
-                        // A prompt replacing one not yet answered keeps its slot.
-                        let at = match &pending {
-                            Some(p) => p.at,
-                            None => clock.slot(now, now + left.saturating_sub(DEADLINE_MARGIN)),
-                        };
-                        pending = Some(Pending { legal, at, held });
-                    }
-                    ServerMessage::Event { .. } => {
-                        // The server prompts after the events that open a decision, and again
-                        // whenever the legal actions change: an event means an owed decision was
-                        // answered or is outdated.
-                        pending = None;
-                        model.apply(&envelope.message);
-                    }
-                    ServerMessage::Snapshot { table } => {
-                        model.apply(&envelope.message);
-                        pending = table.prompt.as_ref().map(|info| Pending {
-                            legal: info.legal.iter().map(|&a| a.into()).collect(),
-                            at: clock.slot(now, now),
-                            held: false,
-                        });
-                    }
-                    ServerMessage::HandStarting { .. } => {
-                        pending = None;
-                        model.apply(&envelope.message);
-                    }
-                    ServerMessage::HandOver { .. } => {
-                        pending = None;
-                        if seating.seat == 0 {
-                            bump(&stats.counters.hands);
-                        }
-                    }
-                    ServerMessage::TableClosed { .. } => {
-                        pending = None;
-                        if !table_closed && seating.seat == 0 {
-                            bump(&stats.counters.tables_closed);
-                        }
-                        table_closed = true;
-                    }
-                    ServerMessage::Ack { id } => {
-                        if let Some((sent_id, at)) = last_sent
-                            && sent_id == *id
-                        {
-                            stats.ack(now.saturating_duration_since(at));
-                        }
-                    }
-                    ServerMessage::Error { code, .. } => stats.error(error_code(*code)),
-                    ServerMessage::SeatChanged(_) | ServerMessage::Pong { .. } => {}
-                }
+            None => {
+                bump(&stats.counters.dropped);
+                return;
             }
         }
-    };
-    stats
-        .counters
-        .open
-        .fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
-    if dropped {
-        bump(&stats.counters.dropped);
     }
 }
 

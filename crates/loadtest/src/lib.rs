@@ -72,7 +72,10 @@ impl Target {
 /// How a run loads its target. Every flag is also an environment variable.
 #[derive(clap::Args, Clone, Debug)]
 pub struct Options {
-    /// The server's address: an IPv4 loopback address and port.
+    /// The server's address: an IPv4 loopback address and port; or several nodes' of one
+    /// cluster, comma-separated. With several, table `t` is set up through node `t mod n`
+    /// and its seat `s` connects through node `(t + s) mod n`, as a load balancer would
+    /// spread them: most sockets are relayed to their table's node.
     #[arg(long, env = "MAHJONG_LOADTEST_ADDR", default_value = "127.0.0.1:8080")]
     pub addr: String,
     /// Tables to open, four sockets each.
@@ -157,14 +160,31 @@ impl Options {
     /// # Errors
     /// [`LoadError::Target`] for anything else.
     pub fn target_addr(&self) -> Result<SocketAddr, LoadError> {
+        self.target_addrs()?
+            .first()
+            .copied()
+            .ok_or_else(|| LoadError::Target {
+                addr: self.addr.clone(),
+            })
+    }
+
+    /// Every node's address, each checked as [`Options::target_addr`] checks the first.
+    ///
+    /// # Errors
+    /// [`LoadError::Target`] when any is not an IPv4 loopback address with a port.
+    pub fn target_addrs(&self) -> Result<Vec<SocketAddr>, LoadError> {
         let bad = || LoadError::Target {
             addr: self.addr.clone(),
         };
-        let addr: SocketAddr = self.addr.trim().parse().map_err(|_| bad())?;
-        match addr {
-            SocketAddr::V4(v4) if v4.ip().is_loopback() && v4.port() != 0 => Ok(addr),
-            _ => Err(bad()),
-        }
+        self.addr
+            .split(',')
+            .map(|a| match a.trim().parse::<SocketAddr>() {
+                Ok(addr @ SocketAddr::V4(v4)) if v4.ip().is_loopback() && v4.port() != 0 => {
+                    Ok(addr)
+                }
+                _ => Err(bad()),
+            })
+            .collect()
     }
 
     /// Checks every option; reports all that are wrong at once.

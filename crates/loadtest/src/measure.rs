@@ -47,8 +47,12 @@ pub(crate) struct Counters {
     pub(crate) handshake_failures: AtomicU64,
     /// HTTP requests that failed.
     pub(crate) http_failures: AtomicU64,
-    /// Sockets that closed before the end of the run without their table closing.
+    /// Sockets that closed before the end of the run without their table closing, and could
+    /// not reconnect.
     pub(crate) dropped: AtomicU64,
+    /// Sockets that closed early and reconnected (to the same node or another) with their
+    /// last `seq`: a node restarting, or a table moving.
+    pub(crate) reconnects: AtomicU64,
     /// Sockets open now.
     pub(crate) open: AtomicU64,
     /// Hands finished (one per table and hand).
@@ -74,6 +78,7 @@ pub(crate) struct CounterValues {
     pub(crate) handshake_failures: u64,
     pub(crate) http_failures: u64,
     pub(crate) dropped: u64,
+    pub(crate) reconnects: u64,
     pub(crate) open: u64,
     pub(crate) hands: u64,
     pub(crate) tables_closed: u64,
@@ -94,6 +99,7 @@ impl Counters {
             handshake_failures: get(&self.handshake_failures),
             http_failures: get(&self.http_failures),
             dropped: get(&self.dropped),
+            reconnects: get(&self.reconnects),
             open: get(&self.open),
             hands: get(&self.hands),
             tables_closed: get(&self.tables_closed),

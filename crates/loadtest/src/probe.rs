@@ -63,6 +63,45 @@ pub async fn sample(addr: SocketAddr, pid: Option<u32>) -> ServerSample {
     s
 }
 
+/// The figures of every node at `nodes` added up (the first node's process is `pid`): the
+/// cost of a cluster is the sum of its nodes'.
+pub async fn sample_nodes(nodes: &[SocketAddr], pid: Option<u32>) -> ServerSample {
+    let mut total = ServerSample::default();
+    for (i, addr) in nodes.iter().enumerate() {
+        let one = sample(*addr, if i == 0 { pid } else { None }).await;
+        total.add(&one);
+    }
+    total
+}
+
+impl ServerSample {
+    fn add(&mut self, other: &ServerSample) {
+        let sum = |a: &mut Option<f64>, b: Option<f64>| {
+            if let Some(b) = b {
+                *a = Some(a.unwrap_or(0.0) + b);
+            }
+        };
+        sum(&mut self.rss_bytes, other.rss_bytes);
+        sum(&mut self.cpu_seconds, other.cpu_seconds);
+        sum(&mut self.open_fds, other.open_fds);
+        sum(&mut self.connections, other.connections);
+        sum(&mut self.actions_total, other.actions_total);
+        sum(
+            &mut self.takeover_actions_total,
+            other.takeover_actions_total,
+        );
+        sum(&mut self.hands_total, other.hands_total);
+        sum(
+            &mut self.hand_store_failures_total,
+            other.hand_store_failures_total,
+        );
+        sum(
+            &mut self.messages_refused_total,
+            other.messages_refused_total,
+        );
+    }
+}
+
 /// Each sample line `name value` of a Prometheus text page (labels are not used here).
 fn parse(page: &str) -> BTreeMap<String, f64> {
     page.lines()

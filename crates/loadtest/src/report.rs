@@ -15,7 +15,7 @@ use crate::probe::ServerSample;
 pub struct Report {
     /// `game` or `baseline`.
     pub target: String,
-    /// The server's address.
+    /// The server's address (every node's, comma-separated, for a cluster).
     pub addr: String,
     /// The rooms' ruleset.
     pub ruleset: String,
@@ -64,8 +64,11 @@ pub struct Report {
     pub handshake_failures: u64,
     /// Tables whose HTTP set-up failed.
     pub http_failures: u64,
-    /// Sockets closed unexpectedly (not at the end of the run, not after their table closed).
+    /// Sockets closed unexpectedly (not at the end of the run, not after their table closed)
+    /// that could not reconnect.
     pub dropped_sockets: u64,
+    /// Sockets closed early that reconnected (a node restarting, a table moving).
+    pub reconnects: u64,
     /// Hands finished in the steady state.
     pub hands_finished: u64,
     /// Hands finished over the whole run.
@@ -290,12 +293,13 @@ impl fmt::Display for Report {
         )?;
         writeln!(
             f,
-            "  failures: {} errors {:?}, {} handshakes, {} HTTP, {} dropped sockets",
+            "  failures: {} errors {:?}, {} handshakes, {} HTTP, {} dropped sockets ({} reconnected)",
             self.errors,
             self.error_codes,
             self.handshake_failures,
             self.http_failures,
-            self.dropped_sockets
+            self.dropped_sockets,
+            self.reconnects
         )?;
         let s = &self.server;
         writeln!(

@@ -28,6 +28,7 @@ const DEFAULT_SLACK_SECONDS: f64 = 300.0;
 /// Failures of single requests or sockets are counted in the report instead.
 pub async fn run(options: &Options, target: Target) -> Result<Report, LoadError> {
     options.validate()?;
+    let nodes = options.target_addrs()?;
     let addr = options.target_addr()?;
     let started = Instant::now();
     let deadline_seconds = options
@@ -44,7 +45,7 @@ pub async fn run(options: &Options, target: Target) -> Result<Report, LoadError>
         Target::Baseline => 4,
     };
     let pid = options.server_pid;
-    let idle = probe::sample(addr, pid).await;
+    let idle = probe::sample_nodes(&nodes, pid).await;
     let (stop_tx, stop_rx) = watch::channel(false);
     let shared = Arc::new(Shared {
         stats: Stats::new(),
@@ -59,7 +60,7 @@ pub async fn run(options: &Options, target: Target) -> Result<Report, LoadError>
 
     let seatings = match target {
         Target::Game => {
-            let set_up = tokio::time::timeout_at(hard, setup::game(addr, options, players));
+            let set_up = tokio::time::timeout_at(hard, setup::game(&nodes, options, players));
             let (seatings, failed) = set_up.await.map_err(|_| LoadError::Deadline {
                 seconds: deadline_seconds,
             })??;
@@ -71,7 +72,7 @@ pub async fn run(options: &Options, target: Target) -> Result<Report, LoadError>
         }
         // The baseline's clients keep a model of a hand too, so that they cost what game
         // clients cost.
-        Target::Baseline => setup::baseline(options, players, "sichuan-xuezhan"),
+        Target::Baseline => setup::baseline(addr, options, players, "sichuan-xuezhan"),
     };
     let tables_set_up = seatings
         .iter()
@@ -92,7 +93,7 @@ pub async fn run(options: &Options, target: Target) -> Result<Report, LoadError>
         clients.spawn(async move {
             let socket = {
                 let _permit = gate.acquire_owned().await;
-                client::connect(addr, &seating, &shared.stats).await
+                client::connect(&seating, None, 0, &shared.stats).await
             };
             let _ = ready.send(socket.is_some());
             if let Some(socket) = socket {
@@ -127,7 +128,7 @@ pub async fn run(options: &Options, target: Target) -> Result<Report, LoadError>
     stats.reset_histograms();
     let before = stats.counters.values();
     let own_before = probe::own_process();
-    let start = probe::sample(addr, pid).await;
+    let start = probe::sample_nodes(&nodes, pid).await;
     let steady = Instant::now();
     let end = steady + Duration::from_secs_f64(options.seconds);
     if end > hard {
@@ -138,7 +139,7 @@ pub async fn run(options: &Options, target: Target) -> Result<Report, LoadError>
     let after = stats.counters.values();
     let (recipient, last, ack) = stats.histograms();
     let own_after = probe::own_process();
-    let end_sample = probe::sample(addr, pid).await;
+    let end_sample = probe::sample_nodes(&nodes, pid).await;
 
     // Close every socket cleanly.
     let _ = stop_tx.send(true);
@@ -165,7 +166,11 @@ pub async fn run(options: &Options, target: Target) -> Result<Report, LoadError>
     let server = figures(idle, start, end_sample, before.open, actions, seconds);
     Ok(Report {
         target: target.name().into(),
-        addr: addr.to_string(),
+        addr: nodes
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(","),
         ruleset: match target {
             Target::Game => options.ruleset.clone(),
             Target::Baseline => "none".into(),
@@ -201,6 +206,7 @@ pub async fn run(options: &Options, target: Target) -> Result<Report, LoadError>
         handshake_failures: total.handshake_failures,
         http_failures: total.http_failures,
         dropped_sockets: total.dropped,
+        reconnects: total.reconnects,
         hands_finished: window(|c| c.hands),
         hands_total: total.hands,
         tables_closed: total.tables_closed,

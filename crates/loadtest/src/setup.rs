@@ -27,21 +27,24 @@ struct Seated {
     code: String,
 }
 
-/// Seats for `options.tables` tables of `players` on the game server at `addr`, and how many
-/// tables could not be set up (they are left out); an error only when none could be.
+/// Seats for `options.tables` tables of `players` on the game server's `nodes`, and how many
+/// tables could not be set up (they are left out); an error only when none could be. Worker
+/// `w` sets its tables up through node `w mod n` (with at least one worker per node).
 pub(crate) async fn game(
-    addr: SocketAddr,
+    nodes: &[SocketAddr],
     options: &Options,
     players: u8,
 ) -> Result<(Vec<Seating>, u64), LoadError> {
     let next = Arc::new(AtomicUsize::new(0));
+    let nodes: Arc<[SocketAddr]> = nodes.into();
     let mut workers = tokio::task::JoinSet::new();
-    for w in 0..options.http_connections.max(1) {
+    for w in 0..options.http_connections.max(nodes.len()) {
         let next = next.clone();
         let options = options.clone();
         let source = net::source(w, options.source_addrs);
+        let (nodes, node) = (nodes.clone(), w % nodes.len().max(1));
         workers.spawn(async move {
-            let mut client = HttpClient::new(addr, source);
+            let mut client = HttpClient::new(nodes[node], source);
             let mut out = Vec::new();
             let mut failures = 0u64;
             let mut last_error = None;
@@ -58,6 +61,8 @@ pub(crate) async fn game(
                         token,
                         ruleset: options.ruleset.clone(),
                         source: net::source(0, 1),
+                        nodes: nodes.clone(),
+                        node: (node + usize::from(seat)) % nodes.len(),
                     })),
                     Err(e) => {
                         failures += 1;
@@ -133,11 +138,18 @@ async fn table(
     Ok(seats)
 }
 
-/// Seats for `options.tables` rooms of `players` on the baseline server; the clients model
-/// their hands as in `ruleset`.
-pub(crate) fn baseline(options: &Options, players: u8, ruleset: &str) -> Vec<Seating> {
+/// Seats for `options.tables` rooms of `players` on the baseline server at `addr`; the
+/// clients model their hands as in `ruleset`.
+pub(crate) fn baseline(
+    addr: SocketAddr,
+    options: &Options,
+    players: u8,
+    ruleset: &str,
+) -> Vec<Seating> {
+    let nodes: Arc<[SocketAddr]> = vec![addr].into();
     let seatings = (0..options.tables)
         .flat_map(|t| {
+            let nodes = nodes.clone();
             (0..players).map(move |seat| Seating {
                 table: t,
                 path: format!("/ws/baseline/{t}/{seat}"),
@@ -145,6 +157,8 @@ pub(crate) fn baseline(options: &Options, players: u8, ruleset: &str) -> Vec<Sea
                 token: "baseline".into(),
                 ruleset: ruleset.to_string(),
                 source: net::source(0, 1),
+                nodes: nodes.clone(),
+                node: 0,
             })
         })
         .collect();

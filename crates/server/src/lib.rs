@@ -195,6 +195,15 @@ pub enum ServeError {
     /// NATS could not be reached.
     #[error(transparent)]
     Cluster(#[from] cluster::ClusterError),
+    /// A node without NATS found other nodes serving its database.
+    #[error(
+        "other nodes serve this database ({others}): a node without NATS serves its database \
+         alone; give every node the same --nats-url, or stop the others"
+    )]
+    NotAlone {
+        /// The other nodes' names.
+        others: String,
+    },
     /// Several nodes need a database they can share.
     #[error(
         "several nodes (--nats-url) need PostgreSQL: SQLite is one node's file; set \
@@ -324,12 +333,21 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
     });
     let limiter = limits::limiter(config.http_rate);
     let node = config.node(local.port());
-    let cluster = match &config.nats_url {
+    // An empty URL (a compose file's unset variable) is no URL.
+    let nats_url = config
+        .nats_url
+        .as_deref()
+        .map(str::trim)
+        .filter(|u| !u.is_empty());
+    let cluster = match nats_url {
         Some(_) if store.backend_name() != "postgres" => return Err(ServeError::ClusterOnSqlite),
         Some(url) => Some(cluster::Cluster::connect(url, &config.cluster_name, &node).await?),
         None => None,
     };
     let lease = std::time::Duration::from_millis(config.node_lease_ms);
+    if cluster.is_none() {
+        node::alone(&store, &node, lease).await?;
+    }
     node::register(&store, &node, local, lease).await?;
     let state = AppState {
         life: Arc::new(tokio::sync::watch::channel(node::NodePhase::Serving).0),

@@ -35,6 +35,37 @@ pub enum NodePhase {
     Leaving,
 }
 
+/// Waits until no other node holds a live lease on the database (one that died lets its
+/// lapse within a lease), and refuses to serve beside nodes still renewing theirs: without
+/// NATS a node cannot reach their tables, nor they its.
+pub(crate) async fn alone(
+    store: &Store,
+    node: &NodeId,
+    lease: Duration,
+) -> Result<(), crate::ServeError> {
+    let until = tokio::time::Instant::now() + lease + Duration::from_secs(1);
+    loop {
+        let others: Vec<NodeId> = store
+            .live_nodes()
+            .await?
+            .into_iter()
+            .filter(|n| n != node)
+            .collect();
+        if others.is_empty() {
+            return Ok(());
+        }
+        if tokio::time::Instant::now() >= until {
+            let others = others
+                .iter()
+                .map(NodeId::as_str)
+                .collect::<Vec<_>>()
+                .join(", ");
+            return Err(crate::ServeError::NotAlone { others });
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
 /// Registers the node in the database (again, after a restart under the same name).
 pub(crate) async fn register(
     store: &Store,

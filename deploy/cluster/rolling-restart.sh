@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# A rolling restart: three nodes on loopback share one PostgreSQL database and NATS while
+# `mahjong loadtest` plays TABLES tables through all of them; each node in turn is stopped
+# (SIGTERM: its rooms stop between two actions, its lease ends, another node adopts its
+# tables) and started again. Prints the load test's JSON report, then what the database
+# holds: hands stored, and any stored twice (there must be none).
+#
+#   cargo build --release -p mahjong-cli
+#   deploy/cluster/rolling-restart.sh            # TABLES=200 SECONDS=90 RATE=1 by default
+#   RESTART=0 deploy/cluster/rolling-restart.sh  # the same load, no restart (the control run)
+#
+# The nodes read MAHJONG_* settings from the environment (MAHJONG_CLAIM_WINDOW_MS=0 lets hands
+# finish sooner).
+# Needs psql, a PostgreSQL server (PG_ADMIN) and NATS (NATS_URL).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+M="${M:-./target/release/mahjong}"
+PG_ADMIN="${PG_ADMIN:-postgres://postgres@127.0.0.1:5432/postgres}"
+NATS_URL="${NATS_URL:-nats://127.0.0.1:4222}"
+TABLES="${TABLES:-200}"
+RATE="${RATE:-1}"
+RESTART="${RESTART:-1}"
+SECONDS_PLAYED="${SECONDS:-90}"
+PORTS=(${PORTS:-18301 18302 18303})
+DB="mahjong_roll_$$"
+URL="${PG_ADMIN%/*}/$DB"
+LOGS="$(mktemp -d /tmp/mahjong-roll.XXXXXX)"
+psql -q "$PG_ADMIN" -c "CREATE DATABASE $DB"
+declare -A PID
+start() {
+    local port="$1"
+    DATABASE_URL="$URL" RUST_LOG=warn MAHJONG_HTTP_RATE=100000000 "$M" serve --port "$port" \
+        --nats-url "$NATS_URL" --cluster-name "$DB" --node-name "node-$port" \
+        >>"$LOGS/node-$port.log" 2>&1 &
+    PID[$port]=$!
+    for _ in $(seq 100); do
+        curl -fs "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && return 0
+        sleep 0.1
+    done
+    echo "node $port did not come up" >&2
+    return 1
+}
+stop_all() {
+    for p in "${!PID[@]}"; do kill "${PID[$p]}" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+}
+trap stop_all EXIT
+for p in "${PORTS[@]}"; do start "$p"; done
+ADDRS="$(printf '127.0.0.1:%s,' "${PORTS[@]}")"
+"$M" loadtest --addr "${ADDRS%,}" --tables "$TABLES" --seconds "$SECONDS_PLAYED" --rate "$RATE" \
+    --warmup-seconds 10 --json >"$LOGS/report.json" 2>"$LOGS/loadtest.err" &
+LOAD=$!
+# Once the tables play, each node in turn: SIGTERM, wait for it to exit, start it again.
+sleep 25
+for p in "${PORTS[@]}"; do
+    [ "$RESTART" = 1 ] || break
+    echo "== restarting node-$p" >&2
+    kill -TERM "${PID[$p]}"
+    wait "${PID[$p]}" || true
+    start "$p"
+    sleep 15
+done
+wait "$LOAD" || true
+tail -1 "$LOGS/report.json"
+psql -qtA "$URL" -c "SELECT 'hands stored: ' || count(*) FROM hands"
+psql -qtA "$URL" -c "SELECT 'hands stored twice: ' || count(*) FROM \
+    (SELECT table_id, hand_no FROM hands GROUP BY table_id, hand_no HAVING count(*) > 1) d"
+echo "logs: $LOGS" >&2
+stop_all
+trap - EXIT
+psql -q "$PG_ADMIN" -c "DROP DATABASE $DB WITH (FORCE)"
