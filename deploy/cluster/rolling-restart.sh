@@ -45,6 +45,10 @@ stop_all() {
     wait 2>/dev/null || true
 }
 trap stop_all EXIT
+# CPU seconds of a process (user + system), from /proc.
+cpu() { awk -v t="$(getconf CLK_TCK)" '{ printf "%.2f", ($14 + $15) / t }' "/proc/$1/stat" 2>/dev/null || echo 0; }
+NATS_PID="$(pgrep -o nats-server || true)"
+NATS_CPU0="$( [ -n "$NATS_PID" ] && cpu "$NATS_PID" || echo 0)"
 for p in "${PORTS[@]}"; do start "$p"; done
 ADDRS="$(printf '127.0.0.1:%s,' "${PORTS[@]}")"
 "$M" loadtest --addr "${ADDRS%,}" --tables "$TABLES" --seconds "$SECONDS_PLAYED" --rate "$RATE" \
@@ -62,6 +66,16 @@ for p in "${PORTS[@]}"; do
 done
 wait "$LOAD" || true
 tail -1 "$LOGS/report.json"
+# The whole run's cost (set-up and warm-up included; since each node's last start when nodes
+# restarted): every node's CPU and NATS's, and the actions the nodes accepted.
+NODES_CPU=0; ACTIONS=0
+for p in "${PORTS[@]}"; do
+    NODES_CPU="$(echo "$NODES_CPU + $(cpu "${PID[$p]}")" | bc)"
+    A="$(curl -fs "http://127.0.0.1:$p/metrics" | awk '$1 == "mahjong_actions_total" { print $2 }')"
+    ACTIONS="$(echo "$ACTIONS + ${A:-0}" | bc)"
+done
+NATS_CPU="$( [ -n "$NATS_PID" ] && echo "$(cpu "$NATS_PID") - $NATS_CPU0" | bc || echo 0)"
+echo "cpu: nodes ${NODES_CPU} s, nats ${NATS_CPU} s; actions accepted ${ACTIONS}"
 psql -qtA "$URL" -c "SELECT 'hands stored: ' || count(*) FROM hands"
 psql -qtA "$URL" -c "SELECT 'hands stored twice: ' || count(*) FROM \
     (SELECT table_id, hand_no FROM hands GROUP BY table_id, hand_no HAVING count(*) > 1) d"
