@@ -163,8 +163,9 @@ function act(action) {
     },
     (err) => {
       if (t.model.prompt === prompt) prompt.sending = false;
-      // A prompt that timed out meanwhile is answered by the bot: not worth an alarm.
-      if (err.code !== 'disconnected') showError(err);
+      // A prompt that timed out meanwhile is answered by the bot, and a table moving to
+      // another server sends a snapshot that asks again: neither is worth an alarm.
+      if (err.code !== 'disconnected' && err.code !== 'moving') showError(err);
       scheduleRender();
     },
   );
@@ -183,7 +184,7 @@ async function actAll(actions) {
   try {
     for (const action of actions) await t.socket.act(action);
   } catch (err) {
-    if (err.code !== 'disconnected') showError(err);
+    if (err.code !== 'disconnected' && err.code !== 'moving') showError(err);
   }
   scheduleRender();
 }
