@@ -121,6 +121,8 @@ struct Played {
     over: Value,
     /// Snapshots that came after the first message (the table moved under the socket).
     snapshots_after_start: usize,
+    /// When the first of them came.
+    moved_at: Option<std::time::Instant>,
 }
 
 /// Plays `client`'s seat to the end of the hand on one socket, which must stay open; a
@@ -128,6 +130,7 @@ struct Played {
 async fn play_to_the_end(mut client: Client, start: Option<Value>) -> Played {
     let mut pending = start.as_ref().and_then(prompt_of);
     let mut snapshots = 0;
+    let mut moved_at = None;
     let mut first = start.is_none();
     loop {
         if let Some(legal) = pending.take() {
@@ -140,6 +143,7 @@ async fn play_to_the_end(mut client: Client, start: Option<Value>) -> Played {
             .expect("the relayed socket stays open");
         if m["type"] == "snapshot" && !first {
             snapshots += 1;
+            moved_at = moved_at.or(Some(std::time::Instant::now()));
         }
         first = false;
         if m["type"] == "error" {
@@ -149,6 +153,7 @@ async fn play_to_the_end(mut client: Client, start: Option<Value>) -> Played {
             return Played {
                 over: m,
                 snapshots_after_start: snapshots,
+                moved_at,
             };
         }
         pending = prompt_of(&m);
@@ -272,6 +277,7 @@ async fn owner_goes_away(away: Away) {
         }
     }
     let last = host_client.last_seq;
+    let gone_at = std::time::Instant::now();
     match away {
         Away::Killed => a.kill(),
         Away::Stopped => {
@@ -294,6 +300,16 @@ async fn owner_goes_away(away: Away) {
         relayed_played.snapshots_after_start >= 1,
         "the relayed socket got the adopted table's snapshot"
     );
+    // The bound: the lease (1 s here) to lapse, a heartbeat to adopt, the link to attach; the
+    // issue's target is 5 s after the lease lapses.
+    let pause = relayed_played
+        .moved_at
+        .map(|at| at.saturating_duration_since(gone_at));
+    assert!(
+        pause.is_some_and(|p| p < Duration::from_secs(6)),
+        "the relayed socket waited {pause:?} for the table's next node"
+    );
+    eprintln!("   the relayed socket's pause: {pause:?}");
     assert_eq!(host_played.over["seed"], relayed_played.over["seed"]);
     assert_eq!(
         host_played.over["settlement"],
