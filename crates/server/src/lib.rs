@@ -449,6 +449,11 @@ pub async fn serve(config: Config) -> Result<(), ServeError> {
         Err(e) => return Err(ServeError::Io(std::io::Error::other(e))),
     }
     stop_rooms(&running.state).await;
+    if let Some(cluster) = &running.state.cluster {
+        // The stopped rooms' links were told `moved`: that must reach their entry nodes.
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        cluster.flush().await;
+    }
     running.state.store.close().await;
     Ok(())
 }

@@ -8,7 +8,12 @@ use std::time::Duration;
 
 use store::{NodeId, Store};
 
+use std::sync::Arc;
+
+use tokio::time::Instant;
+
 use crate::AppState;
+use crate::room::Command;
 use crate::room::backoff::Backoff;
 
 /// How long the node's lease lasts past its last renewal (`--node-lease-ms`): the longest its
@@ -92,64 +97,113 @@ pub(crate) fn spawn_heartbeat(state: &AppState, addr: SocketAddr) {
         every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         // An outage is logged with backoff, not once a second.
         let mut failures = Backoff::new(beat, Duration::from_secs(30));
+        // When the last renewal that went through was asked for: the lease runs from no
+        // earlier than that, by any clock.
+        let mut renewed_at = Instant::now();
+        let mut let_go = false;
+        // One adoption at a time, beside the renewals: rebuilding many tables must never
+        // make the node miss its own lease.
+        let adopting = Arc::new(tokio::sync::Mutex::new(()));
         loop {
             tokio::select! {
                 _ = every.tick() => {}
                 _ = life.wait_for(|p| *p == NodePhase::Leaving) => return,
             }
-            match beat_once(&state, addr).await {
-                Ok(()) => {
+            let asked_at = Instant::now();
+            // After a lapse, this node's own tables without a room here are claimed back too.
+            let which = match renew(&state, addr).await {
+                Ok(lapsed) => {
                     failures.succeeded();
+                    renewed_at = asked_at;
+                    let which = if lapsed || let_go {
+                        store::Claimable::OwnAndOrphaned
+                    } else {
+                        store::Claimable::Orphaned
+                    };
+                    let_go = false;
+                    which
                 }
                 Err(e) => {
                     let retry = failures.failed();
                     if retry.log {
-                        tracing::warn!(error = %e, attempt = retry.attempt, "the node's heartbeat failed");
+                        tracing::warn!(error = %e, attempt = retry.attempt, "the node's lease could not be renewed");
                     }
+                    // Past its lease without a renewal, the node may have lost any table:
+                    // it stops playing them all (another node adopts them, or this one
+                    // claims them back once the database answers).
+                    if !let_go && asked_at.duration_since(renewed_at) > lease(&state) {
+                        tracing::warn!(
+                            "the node's lease lapsed while the database was away; its rooms stop"
+                        );
+                        for room in state.lobby.rooms() {
+                            tokio::spawn(async move { room.send(Command::Lost).await });
+                        }
+                        let_go = true;
+                    }
+                    continue;
                 }
+            };
+            if *state.life.borrow() == NodePhase::Serving
+                && let Ok(guard) = adopting.clone().try_lock_owned()
+            {
+                let state = state.clone();
+                tokio::spawn(async move {
+                    adopt(&state, which).await;
+                    drop(guard);
+                });
             }
         }
     });
 }
 
-/// One heartbeat: the lease renewed (or registered again), then the orphans adopted.
-async fn beat_once(state: &AppState, addr: SocketAddr) -> Result<(), store::StoreError> {
+/// The lease renewed, or registered again when it had lapsed (the rooms whose table another
+/// node claimed meanwhile then stop); true in that case.
+async fn renew(state: &AppState, addr: SocketAddr) -> Result<bool, store::StoreError> {
     let lease = lease(state);
-    if !state.store.renew_node(&state.node, lease).await? {
-        tracing::warn!(node = %state.node, "the node's lease had lapsed; registering again");
-        register(&state.store, &state.node, addr, lease).await?;
-        let lost = let_go_of_lost_tables(state).await?;
-        if lost > 0 {
-            tracing::warn!(
-                lost,
-                "tables adopted by other nodes while this one was away"
-            );
+    if state.store.renew_node(&state.node, lease).await? {
+        return Ok(false);
+    }
+    tracing::warn!(node = %state.node, "the node's lease had lapsed; registering again");
+    register(&state.store, &state.node, addr, lease).await?;
+    let lost = let_go_of_lost_tables(state).await;
+    if lost > 0 {
+        tracing::warn!(
+            lost,
+            "tables adopted by other nodes while this one was away"
+        );
+    }
+    Ok(true)
+}
+
+/// Claims and rebuilds the tables `which` names (a table this node plays is left as it is).
+async fn adopt(state: &AppState, which: store::Claimable) {
+    match crate::restore::restore_rooms(state, which).await {
+        Ok(0) => {}
+        Ok(adopted) => tracing::info!(adopted, "tables adopted"),
+        Err(e) => {
+            tracing::warn!(error = %e, "adoption failed; it is tried again at the next heartbeat")
         }
     }
-    if *state.life.borrow() != NodePhase::Serving {
-        return Ok(());
-    }
-    let adopted = crate::restore::restore_rooms(state, store::Claimable::Orphaned).await?;
-    if adopted > 0 {
-        tracing::info!(adopted, "tables adopted");
-    }
-    Ok(())
 }
 
 /// Stops the rooms whose table another node claimed while this node's lease had lapsed (it was
 /// paused or cut off): their writes would be refused anyway, and their sockets follow the
-/// table to the node that holds it now. Returns how many.
-async fn let_go_of_lost_tables(state: &AppState) -> Result<usize, store::StoreError> {
+/// table to the node that holds it now. Returns how many. A table whose owner cannot be read
+/// is let go too: it is claimed back at the next adoption if nobody else took it.
+async fn let_go_of_lost_tables(state: &AppState) -> usize {
     let mut lost = 0;
     for room in state.lobby.rooms() {
         let claim = room.claim();
-        let now = state.store.ownership(&claim.table).await?;
-        if now.epoch != claim.epoch || now.owner.as_ref() != Some(&state.node) {
-            room.send(crate::room::Command::Lost).await;
+        let kept = match state.store.ownership(&claim.table).await {
+            Ok(now) => now.epoch == claim.epoch && now.owner.as_ref() == Some(&state.node),
+            Err(_) => false,
+        };
+        if !kept {
+            tokio::spawn(async move { room.send(Command::Lost).await });
             lost += 1;
         }
     }
-    Ok(lost)
+    lost
 }
 
 /// The node leaves (after its rooms stopped): no more renewals or adoptions, and its lease

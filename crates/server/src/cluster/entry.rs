@@ -39,10 +39,16 @@ pub(crate) enum Sink {
 }
 
 impl Sink {
-    async fn send(&self, frame: Arc<str>) -> bool {
+    /// Hands a frame to the socket without waiting: a socket too slow to take it is cut off,
+    /// as a local room cuts it (its client resumes from its last `seq`).
+    fn send(&self, frame: Arc<str>) -> Result<(), mpsc::error::TrySendError<()>> {
+        use mpsc::error::TrySendError::{Closed, Full};
+        let unit = |full: bool| if full { Full(()) } else { Closed(()) };
         match self {
-            Sink::Seat(tx) => tx.send(frame).await.is_ok(),
-            Sink::Spectator(tx) => tx.send((Instant::now(), frame)).await.is_ok(),
+            Sink::Seat(tx) => tx.try_send(frame).map_err(|e| unit(matches!(e, Full(_)))),
+            Sink::Spectator(tx) => tx
+                .try_send((Instant::now(), frame))
+                .map_err(|e| unit(matches!(e, Full(_)))),
         }
     }
 
@@ -96,6 +102,16 @@ impl Attach {
             match self.cluster.ask(&self.table, &self.request(last_seq)).await {
                 Some(FromOwner::Seated { seat }) => return Ok(seat),
                 Some(FromOwner::Watching) => return Ok(0),
+                // A room that stopped (its node leaving, or another node holding the table
+                // now) answers so until its subscription ends: the next node is looked for.
+                Some(FromOwner::Refused {
+                    code: ErrorCode::TableClosed,
+                })
+                | None
+                    if Instant::now() + RETRY_EVERY < deadline =>
+                {
+                    tokio::time::sleep(RETRY_EVERY).await;
+                }
                 Some(FromOwner::Refused { code }) => return Err(code),
                 Some(
                     FromOwner::Known
@@ -103,9 +119,6 @@ impl Attach {
                     | FromOwner::Joined { .. }
                     | FromOwner::Conflict { .. },
                 ) => return Err(ErrorCode::Internal),
-                None if Instant::now() + RETRY_EVERY < deadline => {
-                    tokio::time::sleep(RETRY_EVERY).await;
-                }
                 None => return Err(ErrorCode::TableClosed),
             }
         }
@@ -217,8 +230,10 @@ async fn pump(
                         if let Some(seq) = protocol::seq_of(text) {
                             last_seq = Some(seq);
                         }
-                        if !sink.send(text.into()).await {
-                            break RemoteEnd::Ended;
+                        match sink.send(text.into()) {
+                            Ok(()) => {}
+                            Err(mpsc::error::TrySendError::Full(())) => break RemoteEnd::Moved,
+                            Err(mpsc::error::TrySendError::Closed(())) => break RemoteEnd::Ended,
                         }
                         false
                     }

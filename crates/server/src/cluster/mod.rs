@@ -102,6 +102,13 @@ impl Cluster {
         })
     }
 
+    /// Sends whatever is still buffered (the `moved` ends of a stopping node's links).
+    pub async fn flush(&self) {
+        if let Err(e) = self.client.flush().await {
+            tracing::warn!(error = %e, "NATS could not be flushed");
+        }
+    }
+
     /// Where requests to a table's owner go.
     fn table_subject(&self, table: &TableId) -> String {
         format!("{}.table.{table}", self.root)

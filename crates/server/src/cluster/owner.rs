@@ -27,6 +27,9 @@ struct Linked {
     player: Option<PlayerId>,
     /// When the entry node last said it is alive.
     seen: Instant,
+    /// The task publishing its frames: stopped without a word when the link is replaced or
+    /// dropped, so that only a stream the room itself ended says `ended`.
+    frames: tokio::task::AbortHandle,
 }
 
 /// What the owner side of one table needs.
@@ -178,13 +181,14 @@ impl Endpoint {
         }
         match answer.await {
             Ok(Ok(seat)) => {
-                self.spawn_frames(&link, rx);
+                let frames = self.spawn_frames(&link, rx);
                 self.links.insert(
                     link,
                     Linked {
                         conn,
                         player: Some(player),
                         seen: Instant::now(),
+                        frames,
                     },
                 );
                 FromOwner::Seated { seat }
@@ -224,6 +228,10 @@ impl Endpoint {
     }
 
     async fn watch(&mut self, link: String) -> FromOwner {
+        // The same link again (its request was answered late and sent once more).
+        if let Some(old) = self.links.remove(&link) {
+            self.drop_link(old).await;
+        }
         let conn = crate::ws::next_conn();
         let (tx, rx) = mpsc::channel::<(Instant, Arc<str>)>(OUTBOX * 4);
         if !self.room.send(Command::Watch { conn, tx }).await {
@@ -231,13 +239,14 @@ impl Endpoint {
                 code: ErrorCode::TableClosed,
             };
         }
-        self.spawn_delayed_frames(&link, rx);
+        let frames = self.spawn_delayed_frames(&link, rx);
         self.links.insert(
             link,
             Linked {
                 conn,
                 player: None,
                 seen: Instant::now(),
+                frames,
             },
         );
         FromOwner::Watching
@@ -285,6 +294,9 @@ impl Endpoint {
     }
 
     async fn drop_link(&self, linked: Linked) {
+        // Its entry node is gone, or attaches the link afresh: no end is published, which
+        // would close a socket still open there.
+        linked.frames.abort();
         let command = match linked.player {
             Some(player) => Command::Disconnect {
                 player,
@@ -296,7 +308,11 @@ impl Endpoint {
     }
 
     /// Publishes a seat's frames to its link as the room sends them, then the end.
-    fn spawn_frames(&self, link: &str, mut rx: mpsc::Receiver<Arc<str>>) {
+    fn spawn_frames(
+        &self,
+        link: &str,
+        mut rx: mpsc::Receiver<Arc<str>>,
+    ) -> tokio::task::AbortHandle {
         let (client, subject) = (self.cluster.client.clone(), self.cluster.link_subject(link));
         let (life, room) = (self.life.clone(), self.room.clone());
         tokio::spawn(async move {
@@ -307,12 +323,17 @@ impl Endpoint {
                 }
             }
             publish_end(&client, subject, &life, &room).await;
-        });
+        })
+        .abort_handle()
     }
 
     /// Publishes a spectator's frames to its link, each once its time has come (the room's
     /// spectator delay is kept here, where the room's clock is).
-    fn spawn_delayed_frames(&self, link: &str, mut rx: mpsc::Receiver<(Instant, Arc<str>)>) {
+    fn spawn_delayed_frames(
+        &self,
+        link: &str,
+        mut rx: mpsc::Receiver<(Instant, Arc<str>)>,
+    ) -> tokio::task::AbortHandle {
         let (client, subject) = (self.cluster.client.clone(), self.cluster.link_subject(link));
         let (time, life, room) = (self.time.clone(), self.life.clone(), self.room.clone());
         tokio::spawn(async move {
@@ -327,7 +348,8 @@ impl Endpoint {
                 }
             }
             publish_end(&client, subject, &life, &room).await;
-        });
+        })
+        .abort_handle()
     }
 }
 

@@ -44,13 +44,12 @@ pub(crate) async fn find(state: &AppState, table: Option<&TableId>) -> Result<Ta
         Err(store::StoreError::NotFound { .. }) => return Err(closed()),
         Err(e) => return Err((ErrorCode::Internal, e.to_string())),
     };
-    // A playing table without a node is adopted within a lease and a heartbeat or two; a
-    // table still waiting for players lives only on the node that opened it.
+    // A table without a node (waiting for players or playing) is adopted within a lease and
+    // a heartbeat or two.
     let patience = match record.status {
-        TableStatus::Playing => {
+        TableStatus::Open | TableStatus::Playing => {
             Duration::from_millis(state.config.node_lease_ms * 2) + Duration::from_secs(3)
         }
-        TableStatus::Open => Duration::ZERO,
         TableStatus::Finished | TableStatus::Closed => return Err(closed()),
     };
     Ok(Target::Elsewhere {
@@ -166,6 +165,9 @@ impl Link {
                 };
                 if room.send(command).await {
                     Ok(())
+                } else if room.lost() {
+                    // Another node holds the table now: the socket follows it (1012).
+                    Err(ErrorCode::Moving)
                 } else {
                     Err(ErrorCode::TableClosed)
                 }
