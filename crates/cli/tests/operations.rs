@@ -243,11 +243,21 @@ async fn a_node_without_nats_does_not_serve_beside_another() {
         .and_then(|l| l.local_addr())
         .map(|a| a.port())
         .expect("a free port");
-    let mut first = serve(port)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start the first node");
+    // Killed and waited for when the test ends, passed or failed.
+    struct Killed(std::process::Child);
+    impl Drop for Killed {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let first = Killed(
+        serve(port)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start the first node"),
+    );
     let addr: std::net::SocketAddr = format!("127.0.0.1:{port}").parse().expect("addr");
     let mut up = false;
     for _ in 0..200 {
@@ -262,8 +272,7 @@ async fn a_node_without_nats_does_not_serve_beside_another() {
     let said = String::from_utf8_lossy(&second.stderr);
     assert!(!second.status.success(), "{said}");
     assert!(said.contains("other nodes serve this database"), "{said}");
-    let _ = first.kill();
-    let _ = first.wait();
+    drop(first);
     let mut with_nats = serve(0);
     with_nats.args(["--nats-url", "nats://127.0.0.1:4222"]);
     let clustered = exits_within(with_nats, Duration::from_secs(10));
