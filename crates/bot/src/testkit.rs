@@ -61,6 +61,8 @@ pub(crate) fn view(
         legal,
         last_discard: offered.map(t),
         over: false,
+        // In turn unless a tile is on offer, as in play.
+        turn: offered.is_none().then_some(Seat::ALL[1]),
     }
 }
 

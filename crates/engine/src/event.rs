@@ -67,6 +67,8 @@ pub enum EventKind {
         indicator: Tile,
         /// The wild kind.
         wild: Tile,
+        /// Tiles still drawable in turn after it.
+        wall: usize,
     },
     /// A tile of the set-aside tiles was turned face up after the deal; its kind is a bonus
     /// kind (two-player 花牌).
@@ -94,6 +96,9 @@ pub enum EventKind {
         seat: Seat,
         /// The flower.
         flower: Tile,
+        /// It was dealt, so it leaves the seat's concealed tiles; a flower drawn (in play, or as
+        /// a replacement) never entered them.
+        dealt: bool,
     },
     /// A draw; `tile` only in the drawer's copy.
     Drew {
@@ -103,6 +108,9 @@ pub enum EventKind {
         tile: Option<Tile>,
         /// Whether it was a replacement draw.
         replacement: bool,
+        /// Tiles still drawable in turn after it (a replacement taken from a kept-back reserve
+        /// leaves it as it was; Beijing 保留牌).
+        wall: usize,
     },
     /// A seat's own 定缺 choice (to that seat until all have chosen).
     VoidChosen {
@@ -125,6 +133,18 @@ pub enum EventKind {
     },
     /// A seat declined what it was offered (to that seat).
     Passed {
+        /// The seat.
+        seat: Seat,
+    },
+    /// A seat's claim (a chow, pung, kong or win) is in (to that seat only, as `Passed` is;
+    /// every time, so that it says nothing of the other seats' answers).
+    ClaimEntered {
+        /// The seat.
+        seat: Seat,
+    },
+    /// The seat due to draw the last drawable tile (海底) is asked whether to draw it, where
+    /// the family lets it decline: no tile is on offer meanwhile.
+    LastOffered {
         /// The seat.
         seat: Seat,
     },
@@ -206,5 +226,7 @@ pub enum EventKind {
         hands: BySeat<Vec<Tile>>,
         /// The settlement.
         settlement: Box<Settlement>,
+        /// Tiles still drawable in turn when it ended.
+        wall: usize,
     },
 }

@@ -77,6 +77,8 @@ pub struct SeatView {
     pub last_discard: Option<Tile>,
     /// Whether the hand is over.
     pub over: bool,
+    /// The seat whose turn it is (see [`PublicView::turn`]).
+    pub turn: Option<Seat>,
 }
 
 /// Who looks at a hand: a seat, or a spectator (who is no seat, and sees only what every seat
@@ -120,6 +122,11 @@ pub struct PublicView {
     pub offered: Option<Tile>,
     /// Whether the hand is over.
     pub over: bool,
+    /// The seat whose turn it is: the one holding a turn's tiles, which discards next (the
+    /// dealer from the deal until its first discard, through 定缺 and the swap). `None` while a
+    /// claim or robbing window is open, while the last tile is offered (海底), and once the hand
+    /// is over.
+    pub turn: Option<Seat>,
 }
 
 impl PublicView {
@@ -165,6 +172,7 @@ impl PublicView {
             seats,
             offered: game.offered_tile_to(viewer),
             over: game.is_over(),
+            turn: game.turn_seat(),
         }
     }
 }
@@ -184,6 +192,7 @@ impl SeatView {
             seats: self.seats.clone(),
             offered: self.last_discard,
             over: self.over,
+            turn: self.turn,
         }
     }
 
@@ -208,6 +217,7 @@ impl SeatView {
             legal: game.legal_actions(seat).to_vec(),
             last_discard: table.offered,
             over: table.over,
+            turn: table.turn,
         }
     }
 }

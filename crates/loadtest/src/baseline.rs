@@ -206,6 +206,7 @@ impl Room {
                         seat: next as u8,
                         tile: (i == next).then_some(tile),
                         replacement: false,
+                        wall: 70,
                     },
                 },
             );

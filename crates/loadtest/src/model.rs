@@ -2,9 +2,10 @@
 //! [`SeatView`] as the server would build one: its own concealed tiles, and for every seat the
 //! public facts (melds, discards still in front of it, flowers, 定缺, wins).
 //!
-//! The model only steers the bot; the server decides what is legal. A fact the model gets wrong
-//! (it never should, but it is not checked against the server) makes the bot play worse, never
-//! illegally: every decision is one of the prompt's legal actions.
+//! The model only steers the bot; the server decides what is legal. A fact the model got wrong
+//! would make the bot play worse, never illegally: every decision is one of the prompt's legal
+//! actions. It is checked against the server's own snapshots (`model/transcripts.rs`), by the
+//! rules of proto/README.md, "The table from the stream".
 
 use engine::view::{MeldView, PublicSeat, SeatView};
 use engine::wall::WildDraw;
@@ -12,6 +13,9 @@ use engine::{
     Action, KongKind, Meld, MeldKind, Ruleset, RulesetId, Seat, Suit, Tile, TileCounts, Wind,
 };
 use protocol::{ServerMessage, TableSnapshot, WireEvent, WireMeld, WireView};
+
+#[cfg(test)]
+mod transcripts;
 
 /// One seat's knowledge of its table.
 #[derive(Default)]
@@ -37,6 +41,12 @@ struct HandModel {
     seats: Vec<PublicSeat>,
     offered: Option<Tile>,
     over: bool,
+    /// Whose turn it is (`WireView::turn`).
+    turn: Option<Seat>,
+    /// Still in the deal (补花), until the first event of play.
+    dealing: bool,
+    /// A kong that may be robbed, by seat, and whether a win robbed it already.
+    kong_offer: Option<(usize, bool)>,
 }
 
 impl SeatModel {
@@ -55,7 +65,8 @@ impl SeatModel {
     pub(crate) fn apply(&mut self, message: &ServerMessage) {
         match message {
             ServerMessage::Snapshot { table } => self.snapshot(table),
-            ServerMessage::HandStarting { .. } => self.hand = None,
+            // Between hands there is no hand (proto/README.md, "The table from the stream").
+            ServerMessage::HandStarting { .. } | ServerMessage::HandOver { .. } => self.hand = None,
             ServerMessage::Event { event, .. } => self.event(event),
             _ => {}
         }
@@ -82,6 +93,7 @@ impl SeatModel {
             legal: legal.to_vec(),
             last_discard: h.offered,
             over: h.over,
+            turn: h.turn,
         })
     }
 
@@ -130,13 +142,23 @@ impl SeatModel {
                 seats: (0..players).map(|_| empty_seat()).collect(),
                 offered: None,
                 over: false,
+                turn: Some(seat(*dealer)),
+                dealing: true,
+                kong_offer: None,
             });
             return;
         }
         let Some(h) = self.hand.as_mut() else { return };
+        h.dealing &= in_deal(e);
+        h.turn = turn_after(h.turn, h.dealing, e);
         match e {
             WireEvent::HandStarted { .. } => {}
-            WireEvent::WildTurned { indicator, wild } => {
+            WireEvent::WildTurned {
+                indicator,
+                wild,
+                wall,
+            } => {
+                h.wall = *wall;
                 h.wild = Some(WildDraw {
                     indicator: *indicator,
                     wild: *wild,
@@ -178,18 +200,28 @@ impl SeatModel {
                 }
                 h.swap_marked.clear();
             }
-            WireEvent::FlowerReplaced { seat, flower } => {
-                if Some(usize::from(*seat)) == me {
-                    // A dealt flower leaves the hand; one drawn in play never entered it.
+            WireEvent::FlowerReplaced {
+                seat,
+                flower,
+                dealt,
+            } => {
+                // A dealt flower leaves the hand; one drawn never entered it.
+                if *dealt && Some(usize::from(*seat)) == me {
                     h.concealed.remove(*flower);
                 }
                 if let Some(p) = h.seats.get_mut(usize::from(*seat)) {
                     p.flowers.push(*flower);
+                    if *dealt {
+                        p.concealed_count = p.concealed_count.saturating_sub(1);
+                    }
                 }
             }
-            WireEvent::Drew { seat, tile, .. } => {
-                h.wall = h.wall.saturating_sub(1);
+            WireEvent::Drew {
+                seat, tile, wall, ..
+            } => {
+                h.wall = *wall;
                 h.offered = None;
+                h.kong_offer = None;
                 if let (true, Some(t)) = (Some(usize::from(*seat)) == me, tile) {
                     h.concealed.add(*t);
                 }
@@ -216,26 +248,50 @@ impl SeatModel {
                 h.offered = Some(*tile);
             }
             // 抢杠: an added kong's tile is on offer until its `melded` (or the win robbing it).
-            WireEvent::KongOffered { tile: Some(t), .. } => h.offered = Some(*t),
+            WireEvent::KongOffered { seat, tile } => {
+                h.kong_offer = Some((usize::from(*seat), false));
+                if let Some(t) = tile {
+                    h.offered = Some(*t);
+                }
+            }
             WireEvent::Melded { seat, meld } => {
                 let own = Some(usize::from(*seat)) == me;
                 h.meld(usize::from(*seat), meld, own);
                 h.offered = None;
+                h.kong_offer = None;
             }
             WireEvent::Won { win, concealed } => {
                 let by = usize::from(win.seat);
-                if let Some(from) = win.from.map(usize::from)
-                    && h.offered == Some(win.tile)
-                    && let Some(p) = h.seats.get_mut(from)
-                    && p.discards.last() == Some(&win.tile)
-                {
-                    // Won on a discard: it leaves the river (once, for several winners).
-                    p.discards.pop();
+                let from = win.from.map(usize::from);
+                match (from, &mut h.kong_offer) {
+                    (Some(f), Some((k, robbed))) if *k == f => {
+                        // Robbing a kong (抢杠): its tile leaves the declarer, once.
+                        if !std::mem::replace(robbed, true) {
+                            if Some(f) == me {
+                                h.concealed.remove(win.tile);
+                            }
+                            if let Some(p) = h.seats.get_mut(f) {
+                                p.concealed_count = p.concealed_count.saturating_sub(1);
+                            }
+                        }
+                    }
+                    (Some(f), _) => {
+                        // Won on a discard: it leaves the river (once, for several winners).
+                        if h.offered == Some(win.tile)
+                            && let Some(p) = h.seats.get_mut(f)
+                            && p.discards.last() == Some(&win.tile)
+                        {
+                            p.discards.pop();
+                        }
+                    }
+                    (None, _) => {}
                 }
+                h.offered = None;
                 if Some(by) == me {
                     h.concealed = TileCounts::from_tiles(concealed);
                 }
                 if let Some(p) = h.seats.get_mut(by) {
+                    p.concealed_count = concealed.len() as u32;
                     p.won = Some(engine::settle::Win {
                         seat: seat(win.seat),
                         tile: win.tile,
@@ -244,10 +300,12 @@ impl SeatModel {
                     });
                 }
             }
-            WireEvent::HandEnded { .. } => {
+            WireEvent::HandEnded { wall, .. } => {
                 h.over = true;
                 h.offered = None;
+                h.wall = *wall;
             }
+            WireEvent::LastOffered { .. } => h.offered = None,
             // `passed`, `last_declined` and kinds added later change nothing the bot reads.
             _ => {}
         }
@@ -427,5 +485,49 @@ fn hand_of(v: &WireView) -> HandModel {
         seats,
         offered: v.offered,
         over: v.over,
+        turn: v.turn.map(seat),
+        dealing: false,
+        kong_offer: None,
+    }
+}
+
+/// Whether `e` may be part of the deal (its flowers replaced included).
+fn in_deal(e: &WireEvent) -> bool {
+    matches!(
+        e,
+        WireEvent::WildTurned { .. }
+            | WireEvent::BonusTurned { .. }
+            | WireEvent::Dealt { .. }
+            | WireEvent::DealtHidden { .. }
+            | WireEvent::FlowerReplaced { .. }
+            | WireEvent::Drew {
+                replacement: true,
+                ..
+            }
+    )
+}
+
+/// Whose turn it is after `e` (the rule `WireView::turn` states): a seat's own draw or meld
+/// gives it the turn; a discard, a kong on offer, a win, a declined last tile and the hand's
+/// end leave nobody in turn. A replacement draw (补花 in the deal, or after a kong or a flower
+/// in play) changes nothing: in play its seat already holds the turn.
+fn turn_after(turn: Option<Seat>, dealing: bool, e: &WireEvent) -> Option<Seat> {
+    match e {
+        WireEvent::Drew {
+            seat: s,
+            replacement: false,
+            ..
+        }
+        | WireEvent::Melded { seat: s, .. } => Some(seat(*s)),
+        // In play a flower is set aside as it is drawn, in its seat's turn; the deal's leave
+        // the turn with the dealer.
+        WireEvent::FlowerReplaced { seat: s, .. } if !dealing => Some(seat(*s)),
+        WireEvent::Discarded { .. }
+        | WireEvent::KongOffered { .. }
+        | WireEvent::Won { .. }
+        | WireEvent::LastOffered { .. }
+        | WireEvent::LastDeclined { .. }
+        | WireEvent::HandEnded { .. } => None,
+        _ => turn,
     }
 }

@@ -61,13 +61,41 @@ fn public(p: &PublicSeat) -> WirePublicSeat {
 /// A seat's view on the wire. `seen` are the hand's events the seat may see (`Game::events_for`):
 /// they give each river its claimed discards, which the view no longer holds.
 pub fn view<'a>(v: &SeatView, seen: impl IntoIterator<Item = &'a Event>) -> WireView {
+    let seen: Vec<&Event> = seen.into_iter().collect();
     WireView {
         seat: Some(seat(v.seat)),
         hand: v.concealed.to_tiles(),
         own_void: v.own_void.map(|s| s.to_string()),
         swap_marked: v.swap_marked.clone(),
+        drawn: drawn(v.seat, seen.iter().copied()),
         ..table_view(&v.public(), seen)
     }
+}
+
+/// The tile `me` drew in its turn, from its events: the rule `WireView::drawn` states.
+fn drawn<'a>(me: Seat, events: impl IntoIterator<Item = &'a Event>) -> Option<engine::Tile> {
+    let mut drawn = None;
+    for e in events {
+        match &e.kind {
+            EventKind::Drew {
+                seat,
+                tile: Some(t),
+                ..
+            } if *seat == me => drawn = Some(*t),
+            EventKind::Discarded { .. } | EventKind::Won { .. } | EventKind::HandEnded { .. } => {
+                drawn = None
+            }
+            EventKind::Melded { seat, .. }
+            | EventKind::KongOffered { seat, .. }
+            | EventKind::Swapped { seat, .. }
+                if *seat == me =>
+            {
+                drawn = None
+            }
+            _ => {}
+        }
+    }
+    drawn
 }
 
 /// What a spectator may see of a hand: the engine's public view, and the public events (which
@@ -94,7 +122,15 @@ fn table_view<'a>(v: &PublicView, seen: impl IntoIterator<Item = &'a Event>) -> 
         seats: v.seats.iter().map(public).collect(),
         offered: v.offered,
         over: v.over,
+        turn: v.turn.map(seat),
+        drawn: None,
+        last_discard: None,
     };
+    let seen: Vec<&Event> = seen.into_iter().collect();
+    w.last_discard = seen.iter().rev().find_map(|e| match e.kind {
+        EventKind::Discarded { seat: s, .. } => Some(seat(s)),
+        _ => None,
+    });
     for (seat, river) in w.seats.iter_mut().zip(rivers(seen, v.seats.len())) {
         seat.river = river;
     }
@@ -188,9 +224,14 @@ pub fn wire_event(e: &EventKind, players: u8) -> WireEvent {
             dice: *dice,
             wall: *wall,
         },
-        EventKind::WildTurned { indicator, wild } => WireEvent::WildTurned {
+        EventKind::WildTurned {
+            indicator,
+            wild,
+            wall,
+        } => WireEvent::WildTurned {
             indicator: *indicator,
             wild: *wild,
+            wall: *wall,
         },
         EventKind::BonusTurned { tile } => WireEvent::BonusTurned { tile: *tile },
         EventKind::ReadyDeclared {
@@ -229,18 +270,25 @@ pub fn wire_event(e: &EventKind, players: u8) -> WireEvent {
             seat: seat(*s),
             count: *count,
         },
-        EventKind::FlowerReplaced { seat: s, flower } => WireEvent::FlowerReplaced {
+        EventKind::FlowerReplaced {
+            seat: s,
+            flower,
+            dealt,
+        } => WireEvent::FlowerReplaced {
             seat: seat(*s),
             flower: *flower,
+            dealt: *dealt,
         },
         EventKind::Drew {
             seat: s,
             tile,
             replacement,
+            wall,
         } => WireEvent::Drew {
             seat: seat(*s),
             tile: *tile,
             replacement: *replacement,
+            wall: *wall,
         },
         EventKind::VoidChosen { seat: s, suit } => WireEvent::VoidChosen {
             seat: seat(*s),
@@ -259,6 +307,8 @@ pub fn wire_event(e: &EventKind, players: u8) -> WireEvent {
             tile: *tile,
         },
         EventKind::Passed { seat: s } => WireEvent::Passed { seat: seat(*s) },
+        EventKind::ClaimEntered { seat: s } => WireEvent::ClaimEntered { seat: seat(*s) },
+        EventKind::LastOffered { seat: s } => WireEvent::LastOffered { seat: seat(*s) },
         EventKind::LastDeclined { seat: s } => WireEvent::LastDeclined { seat: seat(*s) },
         EventKind::KongOffered { seat: s, tile } => WireEvent::KongOffered {
             seat: seat(*s),
@@ -276,10 +326,12 @@ pub fn wire_event(e: &EventKind, players: u8) -> WireEvent {
             exhausted,
             hands,
             settlement: s,
+            wall,
         } => WireEvent::HandEnded {
             exhausted: *exhausted,
             hands: hands.0.iter().take(usize::from(players)).cloned().collect(),
             settlement: settlement(s, players),
+            wall: *wall,
         },
     }
 }

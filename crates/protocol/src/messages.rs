@@ -206,6 +206,10 @@ pub enum ServerMessage {
         settlement: WireSettlement,
         /// Running scores after it.
         scores: Vec<i64>,
+        /// The table's 荒番 counter after it, which the next hand is played with (Shanghai; 0
+        /// elsewhere): the snapshot's `draw_bonus` between hands.
+        #[serde(default)]
+        draw_bonus: u32,
     },
     /// A seat's occupant or connection changed.
     SeatChanged(SeatInfo),

@@ -234,6 +234,21 @@ pub struct WireView {
     pub offered: Option<Tile>,
     /// Whether the hand is over.
     pub over: bool,
+    /// The seat whose turn it is: the one holding a turn's tiles, which discards next (the
+    /// dealer from the deal until its first discard, through 定缺 and the swap); absent while
+    /// a claim or robbing window is open, while the last tile is offered (海底), and once the
+    /// hand is over.
+    #[serde(default)]
+    pub turn: Option<u8>,
+    /// This seat's tile drawn in its turn, still in `hand` (a client draws it apart): set by
+    /// its own `drew`, cleared by any discard, its own meld or offered kong, any win, its own
+    /// swap and the hand's end. Absent in a spectator's view.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub drawn: Option<Tile>,
+    /// The seat that made the hand's newest discard (the last tile of its `river`), to mark it.
+    #[serde(default)]
+    pub last_discard: Option<u8>,
 }
 
 /// One scoring item of a winner.
@@ -281,7 +296,8 @@ pub enum WireEvent {
         round_wind: String,
         /// The dice.
         dice: [u8; 2],
-        /// Tiles in the wall after the deal.
+        /// Tiles drawable in turn after the deal (the snapshot's `wall`; tiles a ruleset keeps
+        /// back are not counted).
         wall: usize,
     },
     /// An indicator was turned up, naming the wild kind.
@@ -292,6 +308,9 @@ pub enum WireEvent {
         /// The wild kind.
         #[schemars(with = "String")]
         wild: Tile,
+        /// Tiles drawable in turn after it.
+        #[serde(default)]
+        wall: usize,
     },
     /// A set-aside tile turned face up: its kind is a 花牌 (two-player).
     BonusTurned {
@@ -364,6 +383,10 @@ pub enum WireEvent {
         /// The flower.
         #[schemars(with = "String")]
         flower: Tile,
+        /// It was dealt, so it leaves the seat's concealed tiles (and its count); a flower
+        /// drawn, in play or as a replacement, never entered them.
+        #[serde(default)]
+        dealt: bool,
     },
     /// A draw; the tile only for the drawer.
     Drew {
@@ -374,6 +397,11 @@ pub enum WireEvent {
         tile: Option<Tile>,
         /// A replacement draw (after a kong or flower).
         replacement: bool,
+        /// Tiles drawable in turn after it: the snapshot's `wall` (a replacement taken from the
+        /// tiles a ruleset keeps back, Beijing 保留牌, leaves it as it was; a kong that makes
+        /// the ruleset keep more back lowers it).
+        #[serde(default)]
+        wall: usize,
     },
     /// This seat's own 定缺 choice.
     VoidChosen {
@@ -397,6 +425,19 @@ pub enum WireEvent {
     },
     /// A seat declined its claims.
     Passed {
+        /// The seat.
+        seat: u8,
+    },
+    /// Your own claim (a chow, pung, kong or win) is in: no decision is owed while the window
+    /// waits for other seats' answers. Sent for every claim, whether or not others are still
+    /// to answer, so it tells nothing of them. No other seat is told.
+    ClaimEntered {
+        /// The seat.
+        seat: u8,
+    },
+    /// The seat due to draw the last drawable tile (海底) is asked whether to draw it (beijing):
+    /// nobody is in turn and no tile is on offer until its `drew` or `last_declined`.
+    LastOffered {
         /// The seat.
         seat: u8,
     },
@@ -442,5 +483,8 @@ pub enum WireEvent {
         hands: Vec<Vec<Tile>>,
         /// The settlement.
         settlement: WireSettlement,
+        /// Tiles drawable in turn when it ended.
+        #[serde(default)]
+        wall: usize,
     },
 }

@@ -93,6 +93,11 @@ pub struct Config {
     /// through it to the node that does. Without it the node serves alone.
     #[arg(long, env = "MAHJONG_NATS_URL")]
     pub nats_url: Option<String>,
+    /// Write every seat's stream, with the snapshot it would be sent at each point where one
+    /// could go out, to `DIR/<table>.jsonl`: for testing a client's reducer against the server
+    /// (proto/README.md, "Transcripts"). Off by default; it costs a line per frame.
+    #[arg(long, env = "MAHJONG_TRANSCRIPTS", value_name = "DIR")]
+    pub transcripts: Option<std::path::PathBuf>,
     /// The cluster's name on NATS (letters, digits, `_` and `-`): the nodes of one cluster
     /// share it, and clusters sharing a NATS server never hear each other.
     #[arg(long, env = "MAHJONG_CLUSTER_NAME", default_value = "mahjong", value_parser = cluster_name)]
@@ -131,6 +136,7 @@ impl Config {
             node_name: None,
             node_lease_ms: 5_000,
             nats_url: None,
+            transcripts: None,
             cluster_name: "mahjong".into(),
             log_json: false,
             time: crate::time::TimeSource::System,

@@ -16,6 +16,7 @@ pub mod rating;
 pub mod restore;
 pub mod room;
 pub mod time;
+pub mod transcript;
 pub mod web;
 pub mod ws;
 
@@ -210,6 +211,14 @@ pub enum ServeError {
          DATABASE_URL to postgres://…, or leave MAHJONG_NATS_URL unset to serve alone"
     )]
     ClusterOnSqlite,
+    /// The transcripts' folder could not be made.
+    #[error("cannot write transcripts into {dir}")]
+    Transcripts {
+        /// The folder.
+        dir: String,
+        /// Why.
+        source: std::io::Error,
+    },
     /// The server stopped with an IO error.
     #[error("server failed")]
     Io(#[from] std::io::Error),
@@ -315,16 +324,26 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
     let store = Store::connect_with(&config.database(), options)
         .await?
         .with_group_commit();
-    let timing = Timing {
-        grace_ms: config.grace_ms,
-        restore_grace_ms: config.restore_grace_ms,
-        takeover_ms: config.takeover_ms,
-        room_wait_ms: config.room_wait_ms,
-        reconnect_ms: config.reconnect_ms,
-        next_hand_ms: config.next_hand_ms,
-        claim_window_ms: config.claim_window_ms,
-        time: config.time.clone(),
-    };
+    let timing =
+        Timing {
+            grace_ms: config.grace_ms,
+            restore_grace_ms: config.restore_grace_ms,
+            takeover_ms: config.takeover_ms,
+            room_wait_ms: config.room_wait_ms,
+            reconnect_ms: config.reconnect_ms,
+            next_hand_ms: config.next_hand_ms,
+            claim_window_ms: config.claim_window_ms,
+            time: config.time.clone(),
+            transcripts: match &config.transcripts {
+                Some(dir) => Some(transcript::Transcripts::open(dir.clone()).map_err(
+                    |source| ServeError::Transcripts {
+                        dir: dir.display().to_string(),
+                        source,
+                    },
+                )?),
+                None => None,
+            },
+        };
     let local = listener.local_addr()?;
     // Without TCP_NODELAY small frames wait for acknowledgements (measured here: 2.6× less
     // throughput).

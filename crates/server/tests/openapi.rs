@@ -50,6 +50,24 @@ async fn served(addr: SocketAddr) -> Value {
     doc
 }
 
+/// `proto/openapi.json` is the document the server serves, so that clients can generate from
+/// the repository (the TypeScript SDK's types are made from it): `UPDATE_SCHEMA=1` rewrites it.
+#[test]
+fn the_committed_document_is_the_served_one() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../proto/openapi.json");
+    let doc = serde_json::to_value(server::openapi()).expect("JSON");
+    let text = serde_json::to_string_pretty(&doc).expect("JSON") + "\n";
+    if std::env::var_os("UPDATE_SCHEMA").is_some() {
+        std::fs::write(&path, &text).expect("write proto/openapi.json");
+    }
+    let committed = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        committed == text,
+        "proto/openapi.json is not the served document: run `UPDATE_SCHEMA=1 cargo test -p \
+         mahjong-server --test openapi` and commit it"
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_served_document_is_valid_openapi_3_1() {
     let server = common::sqlite_server().await;

@@ -219,6 +219,12 @@ impl Game {
         }
         if action == Action::Pass {
             self.emit(Audience::Seat(seat), EventKind::Passed { seat });
+        } else {
+            // The seat is told its claim is in, so that its own stream says no decision is
+            // owed while the window waits on others. Told every time, whether or not others
+            // are still to answer: told only then, it would learn that another seat could
+            // claim.
+            self.emit(Audience::Seat(seat), EventKind::ClaimEntered { seat });
         }
         if done {
             let Phase::Claims(window) = std::mem::replace(&mut self.phase, Phase::Ended) else {

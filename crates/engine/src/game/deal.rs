@@ -29,7 +29,7 @@ impl Game {
                 dealer: self.dealer,
                 round_wind: self.round_wind,
                 dice: self.dice,
-                wall: self.wall.remaining(),
+                wall: self.wall.drawable(),
             },
         );
         for &s in &order {
@@ -62,6 +62,7 @@ impl Game {
                 EventKind::WildTurned {
                     indicator: w.indicator,
                     wild: w.wild,
+                    wall: self.wall.drawable(),
                 },
             );
         }
@@ -82,7 +83,11 @@ impl Game {
             for f in flowers {
                 self.emit(
                     Audience::Everyone,
-                    EventKind::FlowerReplaced { seat: s, flower: f },
+                    EventKind::FlowerReplaced {
+                        seat: s,
+                        flower: f,
+                        dealt: true,
+                    },
                 );
                 if let Replacement::Tile(t) = self.replacement_for(s, false)
                     && s == self.dealer

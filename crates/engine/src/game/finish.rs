@@ -21,6 +21,7 @@ impl Game {
                     exhausted,
                     hands,
                     settlement: Box::new(settlement.clone()),
+                    wall: self.wall.drawable(),
                 },
             );
         }

@@ -398,7 +398,11 @@ impl Game {
                 if !in_play {
                     self.emit(
                         Audience::Everyone,
-                        EventKind::FlowerReplaced { seat, flower: t },
+                        EventKind::FlowerReplaced {
+                            seat,
+                            flower: t,
+                            dealt: false,
+                        },
                     );
                     self.seats[seat].flowers.push(t);
                 }
@@ -416,7 +420,11 @@ impl Game {
     pub(super) fn set_flower_aside(&mut self, seat: Seat, flower: Tile) -> bool {
         self.emit(
             Audience::Everyone,
-            EventKind::FlowerReplaced { seat, flower },
+            EventKind::FlowerReplaced {
+                seat,
+                flower,
+                dealt: false,
+            },
         );
         if self.flower_wins(seat, flower) {
             return true;

@@ -101,6 +101,14 @@ impl Game {
     pub fn is_ready(&self, seat: Seat) -> bool {
         self.seats[seat].ready.is_some()
     }
+    /// The seat whose turn it is (see [`crate::view::PublicView::turn`]).
+    pub fn turn_seat(&self) -> Option<Seat> {
+        match &self.phase {
+            Phase::Turn(t) => Some(t.seat),
+            Phase::DeclareVoid | Phase::Swap(_) => Some(self.dealer()),
+            Phase::Claims(_) | Phase::LastDraw(_) | Phase::Ended => None,
+        }
+    }
     /// The seat drawing in the 海底捞月 phase, once it has begun.
     pub fn seabed_seat(&self) -> Option<Seat> {
         self.seabed.map(|s| s.seat)

@@ -16,12 +16,14 @@ impl Game {
     /// its tile to the wrong seat.
     pub(super) fn take_drawn(&mut self, seat: Seat, tile: Tile, replacement: bool) {
         self.seats[seat].concealed.add(tile);
+        let wall = self.wall.drawable();
         self.emit(
             Audience::Seat(seat),
             EventKind::Drew {
                 seat,
                 tile: Some(tile),
                 replacement,
+                wall,
             },
         );
         self.emit(
@@ -30,6 +32,7 @@ impl Game {
                 seat,
                 tile: None,
                 replacement,
+                wall,
             },
         );
     }
@@ -376,6 +379,7 @@ impl Game {
         self.seats[seat].lift_pass_restrictions();
         if self.ruleset.rules().may_decline_last() && self.wall.drawable() == 1 {
             self.phase = Phase::LastDraw(seat);
+            self.emit(Audience::Everyone, EventKind::LastOffered { seat });
             return;
         }
         self.draw_now(seat);

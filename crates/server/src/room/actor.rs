@@ -73,6 +73,9 @@ pub struct Room {
     /// found its claim taken): the room stops at once and its sockets are told the table
     /// moved. Shared with its handle.
     lost: Arc<std::sync::atomic::AtomicBool>,
+    /// Per seat, the last `seq` written to the transcript, and whether a snapshot is owed
+    /// to it (frames went in during a held window).
+    transcribed: Vec<(u64, bool)>,
 }
 
 impl Room {
@@ -144,6 +147,7 @@ impl Room {
             metrics,
             summary,
             lost: Arc::default(),
+            transcribed: vec![(first_seq.saturating_sub(1), false); players],
         };
         room.publish_summary();
         room
@@ -191,6 +195,7 @@ impl Room {
             if self.is_lost() {
                 break;
             }
+            self.transcribe();
             if matches!(self.phase, Phase::Closing { at } if at <= self.now()) {
                 // The match is over and stored, its last frames long sent: the room lets go
                 // of the table, and the lobby forgets it (a server runs for months).

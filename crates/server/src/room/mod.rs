@@ -89,6 +89,9 @@ pub struct Timing {
     pub claim_window_ms: u64,
     /// Where the time all of these are measured in comes from.
     pub time: crate::time::TimeSource,
+    /// Where every seat's stream is written down with its snapshots (`--transcripts`), if
+    /// anywhere.
+    pub transcripts: Option<crate::transcript::Transcripts>,
 }
 
 /// What the lobby shows of a room.

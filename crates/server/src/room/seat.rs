@@ -302,6 +302,16 @@ impl SeatCtl {
         self.send(frame)
     }
 
+    /// The frames of the stream after `seq` still kept, each with its `seq` (for transcripts,
+    /// which take them between two things the room does).
+    pub fn frames_after(&self, seq: u64) -> Vec<(u64, Arc<str>)> {
+        self.kept
+            .iter()
+            .filter(|(s, _, _)| *s > seq)
+            .map(|(s, _, body)| (*s, body.frame(Some(*s))))
+            .collect()
+    }
+
     /// Whether the seat has a stream: players do, bots and empty seats do not.
     pub fn listens(&self) -> bool {
         matches!(self.occupant, Occupant::Player { .. })

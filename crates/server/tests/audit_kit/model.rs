@@ -125,7 +125,7 @@ impl Model {
         // A claim (`melded`, `won`) reads the offer; anything else but a pass ends it.
         if !matches!(
             kind.as_str(),
-            "passed" | "won" | "melded" | "void_chosen" | "swap_marked"
+            "passed" | "claim_entered" | "won" | "melded" | "void_chosen" | "swap_marked"
         ) {
             self.offer = None;
         }
@@ -137,7 +137,7 @@ impl Model {
             self.deal_phase = false;
         }
         match kind.as_str() {
-            "hand_started" | "last_declined" => {}
+            "hand_started" | "last_declined" | "last_offered" => {}
             "wild_turned" => self.public_mut().wild = e["wild"].as_str().map(String::from),
             "bonus_turned" => self.public_mut().bonus.extend(tile),
             "ready_declared" => self.public_mut().seats[s].ready = true,
@@ -149,7 +149,9 @@ impl Model {
                 self.public_mut().seats[s].concealed = e["count"].as_u64().unwrap_or(0) as usize
             }
             "swapped_hidden" => self.others_swapped += 1,
-            "dealt" | "swap_marked" | "swapped" | "void_chosen" | "passed" if !own => {
+            "dealt" | "swap_marked" | "swapped" | "void_chosen" | "passed" | "claim_entered"
+                if !own =>
+            {
                 self.leak(&format!("another seat's private `{kind}` event"))
             }
             "dealt" => {
@@ -160,7 +162,7 @@ impl Model {
             "swap_marked" => self.swap_mark(tile.unwrap_or_default()),
             "swapped" => self.swapped(e),
             "void_chosen" => self.own.void = e["suit"].as_str().map(String::from),
-            "passed" => {}
+            "passed" | "claim_entered" => {}
             "voids_revealed" => self.voids(e),
             "flower_replaced" => self.flower(s, own, e["flower"].as_str().unwrap_or_default()),
             "drew" => self.drew(s, own, tile, e["replacement"] == true),
@@ -532,7 +534,7 @@ impl Model {
 pub fn projection(kind: &str, e: &Value) -> Option<String> {
     let seat = &e["seat"];
     Some(match kind {
-        "passed" | "void_chosen" | "swap_marked" => return None,
+        "passed" | "claim_entered" | "void_chosen" | "swap_marked" => return None,
         "dealt" => format!("dealt {seat} {}", strings(&e["tiles"]).len()),
         "dealt_hidden" => format!("dealt {seat} {}", e["count"]),
         "drew" => format!("drew {seat} {}", e["replacement"]),

@@ -8,8 +8,8 @@
 //!   view's `offered`, an added kong's `kong_offered.tile`), a win (`won`: the winning tile and
 //!   the winner's shown hand; a seat's `won`), and everything in `hand_ended` and `hand_over`;
 //! - the observer's own, and only for a seated observer whose seat the event names: `dealt`,
-//!   `drew.tile`, `swap_marked`, `swapped`, its own concealed kong face up, the view's `hand` and
-//!   `swap_marked`, and the tiles of its prompt's legal actions.
+//!   `drew.tile`, `swap_marked`, `swapped`, its own concealed kong face up, the view's `hand`,
+//!   `drawn` and `swap_marked`, and the tiles of its prompt's legal actions.
 //!
 //! Anything else is a leak, so a new field that carries tiles fails the audit without the audit
 //! knowing the field. Whether the tiles in an allowed place are the right ones (a prompt naming
@@ -142,7 +142,7 @@ fn snapshot_allows(table: &Value, me: Option<usize>, pattern: &str, indices: &[u
         | "table.view.wild"
         | "table.view.bonus.#"
         | "table.view.offered" => true,
-        "table.view.hand.#" | "table.view.swap_marked.#" => me.is_some(),
+        "table.view.hand.#" | "table.view.swap_marked.#" | "table.view.drawn" => me.is_some(),
         "table.prompt.legal.#.tile" | "table.prompt.legal.#.low" => me.is_some(),
         "table.view.seats.#.flowers.#"
         | "table.view.seats.#.discards.#"

@@ -151,6 +151,11 @@ fn read(view: &Value, players: usize, problems: &mut Vec<String>) -> (Public, Ow
         seabed: view["seabed"].as_u64(),
         seats: seats.iter().map(|s| seat_facts(s, problems)).collect(),
     };
+    if let Some(drawn) = view["drawn"].as_str()
+        && !strings(&view["hand"]).iter().any(|t| t == drawn)
+    {
+        problems.push(format!("the view's drawn tile {drawn} is not in its hand"));
+    }
     let own = Own {
         hand: sorted(strings(&view["hand"])),
         void: view["own_void"].as_str().map(String::from),

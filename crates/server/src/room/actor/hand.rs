@@ -258,6 +258,11 @@ impl Room {
         };
         let game = in_play.game;
         let hand_no = self.hand_no();
+        let players = self.settings.ruleset.rules().players();
+        let before = (
+            self.table.state().scores.0[..usize::from(players)].to_vec(),
+            self.table.state().draw_bonus,
+        );
         let settlement = match self.table.finish(&game) {
             Ok(s) => s,
             Err(e) => {
@@ -271,7 +276,6 @@ impl Room {
             // from the next hand, stored with this one.
             self.table.player_left();
         }
-        let players = self.settings.ruleset.rules().players();
         let wire = protocol::settlement(&settlement, players);
         let last = self.table.state().hands_played as u64 >= self.settings.hands;
         let hand = FinishedHand {
@@ -321,8 +325,15 @@ impl Room {
                 seed: self.seed.to_string(),
                 settlement: wire,
                 scores,
+                draw_bonus: self.table.state().draw_bonus,
             },
             last,
+            ended: super::phase::Ended {
+                game,
+                hand_no,
+                scores: before.0,
+                draw_bonus: before.1,
+            },
             carry_reset: false,
         }));
         self.prompts = vec![None; self.seats.len()];
@@ -358,7 +369,12 @@ impl Room {
         if storing.carry_reset {
             self.persist_carried().await;
         }
-        self.broadcast(storing.hand_over);
+        let mut hand_over = storing.hand_over;
+        if let ServerMessage::HandOver { draw_bonus, .. } = &mut hand_over {
+            // A player who left meanwhile reset it.
+            *draw_bonus = self.table.state().draw_bonus;
+        }
+        self.broadcast(hand_over);
         self.seed_sha256 = None;
         if storing.last {
             self.close_streams("the match is over", super::super::seat::KEEP_FOR);

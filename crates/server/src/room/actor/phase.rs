@@ -46,10 +46,22 @@ pub(super) struct Storing {
     pub(super) hand_over: ServerMessage,
     /// Whether it was the match's last hand.
     pub(super) last: bool,
+    /// The hand as it ended, and the table as the streams know it until `hand_over`: what a
+    /// snapshot shows meanwhile.
+    pub(super) ended: Ended,
     /// A player left while the write was in flight: the carry-over they reset is stored once
     /// the hand (which stores the carry-over as it was) is durable, not before, so that the
     /// older write cannot land last.
     pub(super) carry_reset: bool,
+}
+
+/// A finished hand whose result is not announced yet, as the streams know it.
+pub(super) struct Ended {
+    pub(super) game: Game,
+    pub(super) hand_no: u64,
+    /// The scores and the 荒番 counter before the hand's result.
+    pub(super) scores: Vec<i64>,
+    pub(super) draw_bonus: u32,
 }
 
 impl Phase {

@@ -10,6 +10,7 @@ use tokio::time::Instant;
 
 use super::super::seat::{Occupant, SeatCtl};
 use super::Room;
+use super::phase::Phase;
 use super::window::prompt_info;
 use std::sync::Arc;
 use tokio::sync::mpsc;
@@ -43,12 +44,21 @@ impl Room {
         })
     }
 
+    /// The hand a snapshot shows: the one in play, or the one whose result is being stored
+    /// (until `hand_over`, the streams know it as it ended).
+    fn shown_game(&self) -> Option<&engine::Game> {
+        match &self.phase {
+            Phase::Storing(s) => Some(&s.ended.game),
+            _ => self.game(),
+        }
+    }
+
     pub(super) fn snapshot(&self, i: usize) -> TableSnapshot {
         let seat = Seat::ALL[i];
         TableSnapshot {
             seat: Some(i as u8),
             view: self
-                .game()
+                .shown_game()
                 .map(|g| protocol::view(&g.view(seat), g.events_for(seat))),
             prompt: self.prompts[i]
                 .as_ref()
@@ -63,27 +73,45 @@ impl Room {
     pub(super) fn public_snapshot(&self) -> TableSnapshot {
         TableSnapshot {
             view: self
-                .game()
+                .shown_game()
                 .map(|g| protocol::public_view(&g.public_view(), g.events())),
             ..self.table_snapshot()
         }
     }
 
-    /// What everyone may see of the table, without a hand's view or a prompt.
+    /// What everyone may see of the table, without a hand's view or a prompt: as the streams
+    /// have told it (seat statuses as announced, a stored hand's result once announced), so a
+    /// snapshot never runs ahead of the messages it stands for while they go on.
     fn table_snapshot(&self) -> TableSnapshot {
         let players = usize::from(self.settings.ruleset.rules().players());
         let state = self.table.state();
+        let (hand_no, scores, draw_bonus) = match &self.phase {
+            Phase::Storing(s) => (s.ended.hand_no, s.ended.scores.clone(), s.ended.draw_bonus),
+            _ => (
+                self.hand_no(),
+                state.scores.0[..players].to_vec(),
+                state.draw_bonus,
+            ),
+        };
+        let mut seats = self.seat_infos();
+        if !self.is_over() {
+            // Once the match is over no stream goes on, and the final table shows the seats
+            // as they are.
+            for (info, &status) in seats.iter_mut().zip(&self.announced) {
+                info.status = status;
+            }
+        }
         TableSnapshot {
             table: self.id.to_string(),
             ruleset: self.settings.ruleset.id().to_string(),
             seat: None,
-            seats: self.seat_infos(),
-            scores: state.scores.0[..players].to_vec(),
-            hand_no: self.hand_no(),
+            seats,
+            scores,
+            hand_no,
             seed_sha256: self.seed_sha256.clone(),
             view: None,
             prompt: None,
-            draw_bonus: state.draw_bonus,
+            draw_bonus,
             code: None,
             hands: self.settings.hands,
             action_seconds: self.settings.clock.action_ms / 1000,
@@ -128,6 +156,33 @@ impl Room {
         for (conn, tx) in std::mem::take(&mut self.watchers_due) {
             self.watch(conn, tx);
         }
+    }
+
+    /// Writes the frames sent since the last call to the transcripts, if the server keeps
+    /// them, and for each seat whose stream moved the snapshot it would be sent now: called
+    /// between two things the room does, where a snapshot could go out (see
+    /// `crate::transcript`).
+    pub(super) fn transcribe(&mut self) {
+        let Some(transcripts) = self.timing.transcripts.clone() else {
+            return;
+        };
+        // Past the stream's end (`table_closed`) a snapshot is the final table, not a point of
+        // the stream.
+        let held = self.hold().is_some() || self.is_over();
+        let mut batch = crate::transcript::Batch::default();
+        for i in 0..self.seats.len() {
+            let (mut last, mut owed) = self.transcribed[i];
+            for (seq, frame) in self.seats[i].frames_after(last) {
+                batch.frame(i, &frame);
+                (last, owed) = (seq, true);
+            }
+            if owed && !held && !self.seats[i].snapshot_due && self.seats[i].listens() {
+                batch.snapshot(i, last, &self.snapshot(i));
+                owed = false;
+            }
+            self.transcribed[i] = (last, owed);
+        }
+        transcripts.write(&self.id.to_string(), batch);
     }
 
     /// A message for every seat's stream and every spectator, serialized once.

@@ -1,0 +1,576 @@
+export type Answers = (Record<string, unknown> | Array<Record<string, unknown>>);
+export type Batch = (Record<string, unknown> | Array<unknown> | string | number | boolean | null);
+/** One row of a leaderboard. */
+export type BoardRow = {
+    /** The name others see. */
+    display_name: string;
+    /** Hands played in the period. */
+    hands: number;
+    /** The player. */
+    player: string;
+    /** 1 for the best; equal values share a rank. */
+    rank: number;
+    /** The player's rating now. */
+    rating: number;
+    /** Total score in the period, escape penalties subtracted. */
+    score: number;
+};
+/** A bot level, weakest first. */
+export type BotLevel = "random" | "simple" | "basic" | "strong";
+export type CreateRoom = {
+    /** Seconds for each decision (3 to 300). */
+    action_seconds?: number;
+    /**
+     * Bot levels for the seats after the creator's (fewer: the rest wait for players); at
+     * most the preset's seats less one.
+     */
+    bots?: Array<BotLevel>;
+    /**
+     * How long every discard's claim window stays open, whoever could claim (1 to 15 seconds);
+     * by default the server's (`--claim-window-ms`, 4 s).
+     */
+    claim_window_seconds?: number | null;
+    /**
+     * Hands in the match (1 to 64); by default the ruleset's full match where it has one
+     * (Guobiao: 16), else 8.
+     */
+    hands?: number | null;
+    /**
+     * The ruleset's options, by name, as `GET /api/rulesets` lists them for the preset; an
+     * option left out takes its default.
+     */
+    options?: Record<string, unknown>;
+    /** Whether the room is listed in `GET /api/rooms`. */
+    public?: boolean;
+    /** Ruleset preset id (`sichuan`, `sichuan-xuezhan`, `sichuan-xuezhan-9` …). */
+    ruleset: RulesetName;
+    /** How far spectators are behind play (0 to 600 seconds). */
+    spectator_delay_seconds?: number;
+    /**
+     * Seconds of bank per seat and hand, drawn on once a decision's own time is spent
+     * (0 to 600).
+     */
+    time_bank_seconds?: number;
+};
+/** An error answer: every error of the HTTP API, whatever failed, has this shape. */
+export type ErrorBody = {
+    /**
+     * What failed, for programs: `bad_request`, `unauthorized`, `not_found`,
+     * `method_not_allowed`, `conflict`, `too_large`, `unsupported_media_type`,
+     * `unprocessable`, `rate_limited`, `internal`, `store_unavailable`,
+     * `service_unavailable` (the request timed out), `not_ready` or `busy`.
+     */
+    code: string;
+    /**
+     * What failed, for people. A 5xx's message never carries the cause: it names a request
+     * id, logged with the cause on the server.
+     */
+    message: string;
+};
+/** One escape of a player. */
+export type EscapeRow = {
+    /** The hand it happened in. */
+    hand_no: number;
+    /** The penalty recorded (subtracted in score leaderboards). */
+    points: number;
+    /** The table. */
+    table: string;
+};
+/** A stored hand as the API shows it. */
+export type HandOut = {
+    /** The dealer's seat. */
+    dealer: number;
+    /** `self_draw`, `discard`, `multi_win` or `drawn`. */
+    ending: string;
+    /** When the hand finished, in Unix milliseconds. */
+    finished_ms: number;
+    /** The hand's number at its table, from 0. */
+    hand_no: number;
+    /** The replay record (ruleset, options, seed, dealer, actions); only for one hand. */
+    record?: Record<string, unknown>;
+    /** The ruleset preset id. */
+    ruleset: string;
+    /** Each seat's player and score change, by seat. */
+    seats: Array<SeatOut>;
+    /** The seed, in decimal (it does not fit a JSON number exactly). */
+    seed: string;
+    /** The settlement as `hand_over` shows it (`fans`, `extras`, `deltas`). */
+    settlement: Record<string, unknown>;
+    /** The table. */
+    table: string;
+};
+/** One hand of a player's history. */
+export type HistoryRow = {
+    /** The player's score change. */
+    delta: number;
+    /** When the hand finished, in Unix milliseconds. */
+    finished_ms: number;
+    /** The hand's number at its table, from 0. */
+    hand_no: number;
+    /** The ruleset preset id. */
+    ruleset: string;
+    /** The player's seat. */
+    seat: number;
+    /** The table. */
+    table: string;
+};
+export type JoinCode = {
+    /** The room's join code (case and surrounding spaces do not matter). */
+    code: string;
+};
+/** One room option. */
+export type OptionInfo = {
+    /** The value when it is not given. */
+    default: unknown;
+    /** The largest value accepted (`int`). */
+    max?: number;
+    /** The smallest value accepted (`int`). */
+    min?: number;
+    /** Its name in `options`. */
+    name: string;
+    /** Its name in English. */
+    name_en: string;
+    /** What players call it, in Chinese. */
+    name_zh: string;
+    /** `bool`, `int` or `choice` (one word of `values`). */
+    type: string;
+    /** The words accepted (`choice`). */
+    values?: Array<string>;
+};
+/** A player as the API shows one. */
+export type PlayerOut = {
+    /** When the player signed up, in Unix milliseconds. */
+    created_ms: number;
+    /** The name others see. */
+    display_name: string;
+    /** The player's id. */
+    id: string;
+};
+export type QuickMatch = {
+    /** The preset to play, with its default options. */
+    ruleset: RulesetName;
+};
+/** A ready server and its pool. */
+export type Ready = {
+    /** `postgres` or `sqlite`. */
+    backend: string;
+    /** Of those, the idle ones. */
+    pool_idle: number;
+    /** The pool's open connections. */
+    pool_open: number;
+    /** `ready`. */
+    status: string;
+};
+/** A public room with a free seat. */
+export type RoomListing = {
+    /** The room's time for every decision, in seconds. */
+    action_seconds: number;
+    /** Its claim window after every discard, in milliseconds. */
+    claim_window_ms: number;
+    /** Its join code. */
+    code: string;
+    /** Hands finished so far. */
+    hands_played: number;
+    /** Its ruleset preset id. */
+    ruleset: string;
+    /** Each seat: `seat`, `name`, `status` (as in proto/README.md). */
+    seats: Array<Record<string, unknown>>;
+    /** The table. */
+    table: string;
+};
+/** A preset a room may play. */
+export type RulesetInfo = {
+    /**
+     * Hands in a room whose creator does not say (the ruleset's full match where it has
+     * one, else 8).
+     */
+    default_hands: number;
+    /**
+     * Points an escaper loses on top of the hand it escaped from (逃跑罚分), under its
+     * default options; 0 where the rules set none. It counts in leaderboards and histories,
+     * not in the hand's deltas.
+     */
+    escape_penalty: number;
+    /** The stable preset id (`ruleset` of `POST /api/rooms`). */
+    id: string;
+    /** Its name in English. */
+    name_en: string;
+    /** Its name for Chinese-speaking players. */
+    name_zh: string;
+    /**
+     * The room options (`options` of `POST /api/rooms`); none may be left out of a form, as
+     * each has a default.
+     */
+    options: Array<OptionInfo>;
+    /** Seats at the table. */
+    players: number;
+};
+/** A ruleset preset id, as `GET /api/rulesets` lists them. */
+export type RulesetName = "beijing" | "beijing-2020" | "shanghai" | "sichuan" | "sichuan-xuezhan" | "sichuan-xuezhan-9" | "guobiao" | "guobiao-house" | "guangdong" | "suzhou" | "wuhu" | "ningbo" | "two-player";
+/** Where a player sits. */
+export type Seated = {
+    /** The room's join code. */
+    code: string;
+    /** The seat, from 0. */
+    seat: number;
+    /** The table (its WebSocket is `/ws/tables/{table}`). */
+    table: string;
+};
+/** One seat of a stored hand. */
+export type SeatOut = {
+    /** The seat's score change. */
+    delta: number;
+    /** The player (null for a bot, and for a seat whose player had escaped). */
+    player: string | null;
+};
+/** A session: who it signs in, and its token. */
+export type SignedIn = {
+    /** The name others see, trimmed. */
+    display_name: string;
+    /** When the token stops working, in Unix milliseconds. */
+    expires_ms: number;
+    /** The player's id. */
+    player: string;
+    /** The session token (64 hex digits): send it as `Authorization: Bearer <token>`. */
+    token: string;
+};
+export type SignUp = {
+    /**
+     * The name others see: 1 to 24 characters once surrounding spaces are trimmed, without
+     * control characters.
+     */
+    display_name: string;
+};
+/** Every operation of the HTTP API: method, path, parameters, body and answer. */
+export interface Operations {
+    /** Creates a room; the creator takes seat 0 and bots the next seats. */
+    create_room: {
+        method: "POST";
+        path: "/api/rooms";
+        params: {};
+        query: {};
+        body: CreateRoom;
+        status: 201;
+        answer: Seated;
+    };
+    /**
+     * The escapes (逃跑) recorded against a player, oldest first, with the ruleset's penalty
+     * (0 where the rules set none).
+     */
+    escapes: {
+        method: "GET";
+        path: "/api/players/{player}/escapes";
+        params: {
+            /** player id */
+            player: string;
+        };
+        query: {};
+        body: undefined;
+        status: 200;
+        answer: Array<EscapeRow>;
+    };
+    /** One hand with its replay record. */
+    hand_replay: {
+        method: "GET";
+        path: "/api/tables/{table}/hands/{hand}";
+        params: {
+            /** table id */
+            table: string;
+            /** hand number, from 0 */
+            hand: number;
+        };
+        query: {};
+        body: undefined;
+        status: 200;
+        answer: HandOut;
+    };
+    /** Whether the process is alive. */
+    health: {
+        method: "GET";
+        path: "/healthz";
+        params: {};
+        query: {};
+        body: undefined;
+        status: 200;
+        answer: string;
+    };
+    /** A player's hands, newest first. */
+    history: {
+        method: "GET";
+        path: "/api/players/{player}/history";
+        params: {
+            /** player id */
+            player: string;
+        };
+        query: {
+            /** Rows to skip (default 0). */
+            offset?: number;
+            /** Rows to return: 1 to 200 (default 50). A value outside is refused (400), not clamped. */
+            limit?: number;
+        };
+        body: undefined;
+        status: 200;
+        answer: Array<HistoryRow>;
+    };
+    /** Takes a seat at the room a join code opens. */
+    join_by_code: {
+        method: "POST";
+        path: "/api/rooms/join";
+        params: {};
+        query: {};
+        body: JoinCode;
+        status: 200;
+        answer: Seated;
+    };
+    /** A ruleset's leaderboard over a period, by total score or by rating. */
+    leaderboard: {
+        method: "GET";
+        path: "/api/leaderboards/{ruleset}";
+        params: {
+            /** ruleset preset id */
+            ruleset: RulesetName;
+        };
+        query: {
+            /**
+             * The hands counted: `all` (default), this `month`'s (since the 1st, 00:00 UTC) or this
+             * `week`'s (since Monday, 00:00 UTC).
+             */
+            period?: "all" | "month" | "week";
+            /** What ranks: total `score` (default) or `rating`. */
+            by?: "score" | "rating";
+            /** Rows to skip (default 0). */
+            offset?: number;
+            /** Rows to return: 1 to 200 (default 50). A value outside is refused (400), not clamped. */
+            limit?: number;
+        };
+        body: undefined;
+        status: 200;
+        answer: Array<BoardRow>;
+    };
+    /** Public rooms with a free seat. */
+    list_rooms: {
+        method: "GET";
+        path: "/api/rooms";
+        params: {};
+        query: {};
+        body: undefined;
+        status: 200;
+        answer: Array<RoomListing>;
+    };
+    /** The signed-in player. */
+    me: {
+        method: "GET";
+        path: "/api/me";
+        params: {};
+        query: {};
+        body: undefined;
+        status: 200;
+        answer: PlayerOut;
+    };
+    /** Counters and process figures in the Prometheus text format. */
+    metrics: {
+        method: "GET";
+        path: "/metrics";
+        params: {};
+        query: {};
+        body: undefined;
+        status: 200;
+        answer: string;
+    };
+    /** The OpenAPI 3.1 document of this API, built once from the annotated handlers. */
+    openapi_json: {
+        method: "GET";
+        path: "/api/openapi.json";
+        params: {};
+        query: {};
+        body: undefined;
+        status: 200;
+        answer: Record<string, unknown>;
+    };
+    /**
+     * Waits (long poll) until the player is seated: with other players when a table's worth wait,
+     * else with bots after the server's quick-match wait.
+     */
+    quickmatch: {
+        method: "POST";
+        path: "/api/quickmatch";
+        params: {};
+        query: {};
+        body: QuickMatch;
+        status: 200;
+        answer: Seated;
+    };
+    /** Whether the server can serve: its database took a write just now. */
+    ready: {
+        method: "GET";
+        path: "/readyz";
+        params: {};
+        query: {};
+        body: undefined;
+        status: 200;
+        answer: Ready;
+    };
+    /**
+     * Signs in again with a valid token: a fresh token is issued with a new expiry and the old one
+     * stops working (guests keep their account by renewing before it expires).
+     */
+    renew_session: {
+        method: "POST";
+        path: "/api/sessions";
+        params: {};
+        query: {};
+        body: undefined;
+        status: 201;
+        answer: SignedIn;
+    };
+    /** Every ruleset a room may play, with its room options and default match length. */
+    rulesets: {
+        method: "GET";
+        path: "/api/rulesets";
+        params: {};
+        query: {};
+        body: undefined;
+        status: 200;
+        answer: Array<RulesetInfo>;
+    };
+    /**
+     * Scores Guobiao winning hands in the format of conformance/mcr/README.md (one object,
+     * or an array of up to 1,000): each gets its fans (Chinese and English names, value, count),
+     * the total, and whether it reaches the 8-fan minimum.
+     */
+    score: {
+        method: "POST";
+        path: "/api/score";
+        params: {};
+        query: {};
+        body: Batch;
+        status: 200;
+        answer: Answers;
+    };
+    /** Settles finished hands in the `settle` format (one object, or an array of up to 1,000). */
+    settle: {
+        method: "POST";
+        path: "/api/settle";
+        params: {};
+        query: {};
+        body: Batch;
+        status: 200;
+        answer: Answers;
+    };
+    /** Signs out: the token stops working. */
+    sign_out: {
+        method: "DELETE";
+        path: "/api/sessions";
+        params: {};
+        query: {};
+        body: undefined;
+        status: 204;
+        answer: null;
+    };
+    /** Signs up a guest and issues a session token (send it as `Authorization: Bearer <token>`). */
+    sign_up: {
+        method: "POST";
+        path: "/api/guests";
+        params: {};
+        query: {};
+        body: SignUp;
+        status: 201;
+        answer: SignedIn;
+    };
+    /** A table's finished hands: seed, dealer, ending, per-seat deltas, settlement. */
+    table_hands: {
+        method: "GET";
+        path: "/api/tables/{table}/hands";
+        params: {
+            /** table id */
+            table: string;
+        };
+        query: {};
+        body: undefined;
+        status: 200;
+        answer: Array<HandOut>;
+    };
+}
+/** Each operation's method and path, for the HTTP client. */
+export declare const operations: {
+    readonly create_room: {
+        readonly method: "POST";
+        readonly path: "/api/rooms";
+    };
+    readonly escapes: {
+        readonly method: "GET";
+        readonly path: "/api/players/{player}/escapes";
+    };
+    readonly hand_replay: {
+        readonly method: "GET";
+        readonly path: "/api/tables/{table}/hands/{hand}";
+    };
+    readonly health: {
+        readonly method: "GET";
+        readonly path: "/healthz";
+    };
+    readonly history: {
+        readonly method: "GET";
+        readonly path: "/api/players/{player}/history";
+    };
+    readonly join_by_code: {
+        readonly method: "POST";
+        readonly path: "/api/rooms/join";
+    };
+    readonly leaderboard: {
+        readonly method: "GET";
+        readonly path: "/api/leaderboards/{ruleset}";
+    };
+    readonly list_rooms: {
+        readonly method: "GET";
+        readonly path: "/api/rooms";
+    };
+    readonly me: {
+        readonly method: "GET";
+        readonly path: "/api/me";
+    };
+    readonly metrics: {
+        readonly method: "GET";
+        readonly path: "/metrics";
+    };
+    readonly openapi_json: {
+        readonly method: "GET";
+        readonly path: "/api/openapi.json";
+    };
+    readonly quickmatch: {
+        readonly method: "POST";
+        readonly path: "/api/quickmatch";
+    };
+    readonly ready: {
+        readonly method: "GET";
+        readonly path: "/readyz";
+    };
+    readonly renew_session: {
+        readonly method: "POST";
+        readonly path: "/api/sessions";
+    };
+    readonly rulesets: {
+        readonly method: "GET";
+        readonly path: "/api/rulesets";
+    };
+    readonly score: {
+        readonly method: "POST";
+        readonly path: "/api/score";
+    };
+    readonly settle: {
+        readonly method: "POST";
+        readonly path: "/api/settle";
+    };
+    readonly sign_out: {
+        readonly method: "DELETE";
+        readonly path: "/api/sessions";
+    };
+    readonly sign_up: {
+        readonly method: "POST";
+        readonly path: "/api/guests";
+    };
+    readonly table_hands: {
+        readonly method: "GET";
+        readonly path: "/api/tables/{table}/hands";
+    };
+};
