@@ -52,6 +52,8 @@ export declare class HttpClient {
     quickMatch(ruleset: Operations['quickmatch']['body']['ruleset']): Promise<Operations['quickmatch']['answer']>;
     tableHands(table: string): Promise<Operations['table_hands']['answer']>;
     hand(table: string, hand: number): Promise<Operations['hand_replay']['answer']>;
+    /** A finished hand as a stream of messages, every seat's own events included (see `replaySteps`). */
+    handStream(table: string, hand: number): Promise<Operations['hand_stream']['answer']>;
     /** The WebSocket URL of a table (`watch` for the spectators' stream). */
     tableUrl(table: string, watch?: boolean): string;
 }

@@ -123,6 +123,10 @@ export class HttpClient {
     hand(table, hand) {
         return this.call('hand_replay', { params: { table, hand } });
     }
+    /** A finished hand as a stream of messages, every seat's own events included (see `replaySteps`). */
+    handStream(table, hand) {
+        return this.call('hand_stream', { params: { table, hand } });
+    }
     /** The WebSocket URL of a table (`watch` for the spectators' stream). */
     tableUrl(table, watch = false) {
         const url = new URL(`${this.baseUrl}/ws/tables/${encodeURIComponent(table)}${watch ? '/watch' : ''}`);

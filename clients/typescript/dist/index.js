@@ -5,3 +5,4 @@ export * from './tiles.js';
 export * from './reducer.js';
 export * from './connection.js';
 export * from './http.js';
+export * from './replay.js';

@@ -155,6 +155,11 @@ export class HttpClient {
     return this.call('hand_replay', { params: { table, hand } });
   }
 
+  /** A finished hand as a stream of messages, every seat's own events included (see `replaySteps`). */
+  handStream(table: string, hand: number): Promise<Operations['hand_stream']['answer']> {
+    return this.call('hand_stream', { params: { table, hand } });
+  }
+
   /** The WebSocket URL of a table (`watch` for the spectators' stream). */
   tableUrl(table: string, watch = false): string {
     const url = new URL(`${this.baseUrl}/ws/tables/${encodeURIComponent(table)}${watch ? '/watch' : ''}`);

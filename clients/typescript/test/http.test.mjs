@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
-import { ApiError, HttpClient, memoryToken } from '../dist/index.js';
+import { ApiError, HttpClient, memoryToken, replaySteps, sortTiles } from '../dist/index.js';
 import { startServer } from './server.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -65,8 +65,38 @@ test('the headless bot plays a match from the command line', { timeout: 300_000 
     assert.ok(result.actions > 10, `${result.actions} actions`);
     assert.equal(result.scores.length, 4);
     assert.equal(result.scores.reduce((a, b) => a + b, 0), 0, 'scores sum to zero');
-    const hands = await new HttpClient({ baseUrl: server.base }).tableHands(result.table);
+    const http = new HttpClient({ baseUrl: server.base });
+    const hands = await http.tableHands(result.table);
     assert.equal(hands.length, 2);
+
+    // Each hand replayed from its stream, once per seat: every seat's own tiles follow what
+    // the hand says it held at the end, and the result is the stored one.
+    for (const stored of hands) {
+      const stream = await http.handStream(result.table, stored.hand_no);
+      assert.deepEqual(stream.seats.map((s) => s.name), ['sdk-bot', 'bot', 'bot', 'bot']);
+      assert.equal(stream.frames[0].type, 'hand_starting');
+      for (let seat = 0; seat < 4; seat++) {
+        const steps = replaySteps(stream, seat);
+        assert.equal(steps.length, stream.frames.length + 1);
+        let ended = null;
+        for (const s of steps) {
+          if (!s.hand) continue;
+          const me = s.hand.players[seat];
+          assert.equal(me.concealed, s.hand.hand.length, `seat ${seat}: its count is its tiles`);
+          if (s.hand.ending) ended = s.hand;
+        }
+        assert.ok(ended, 'the hand ends');
+        assert.deepEqual(ended.hand, sortTiles(ended.ending.hands[seat]), `seat ${seat}'s tiles at the end`);
+        const last = steps.at(-1);
+        assert.equal(last.hand, null, 'between hands after hand_over');
+        assert.deepEqual(last.lastHand.settlement, stored.settlement);
+        assert.deepEqual(
+          last.scores.map((v, i) => v - stream.scores[i]),
+          stored.seats.map((s) => s.delta),
+        );
+      }
+    }
+    await assert.rejects(http.handStream(result.table, 9), (e) => e instanceof ApiError && e.status === 404);
   } finally {
     await server.stop();
     server.remove();

@@ -5,6 +5,7 @@ export const operations = {
     create_room: { method: "POST", path: "/api/rooms" },
     escapes: { method: "GET", path: "/api/players/{player}/escapes" },
     hand_replay: { method: "GET", path: "/api/tables/{table}/hands/{hand}" },
+    hand_stream: { method: "GET", path: "/api/tables/{table}/hands/{hand}/stream" },
     health: { method: "GET", path: "/healthz" },
     history: { method: "GET", path: "/api/players/{player}/history" },
     join_by_code: { method: "POST", path: "/api/rooms/join" },

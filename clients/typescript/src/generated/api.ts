@@ -110,6 +110,29 @@ export type HandOut = {
   table: string;
 };
 
+/** A finished hand as the messages of a stream. */
+export type HandStream = {
+  /** The 荒番 counter the hand was played with (Shanghai; 0 elsewhere). */
+  draw_bonus: number;
+  /**
+   * The hand's messages, numbered from 1 as a stream is: `hand_starting`, every `event`
+   * (every seat's own ones included: `dealt`, `drew` with its tile …), then `hand_over`.
+   * Start a reducer from a snapshot made of the fields above (`view` absent) with the seat
+   * to follow, and apply these in order.
+   */
+  frames: Array<Record<string, unknown>>;
+  /** The hand's number at its table, from 0. */
+  hand_no: number;
+  /** Ruleset preset id. */
+  ruleset: string;
+  /** The running scores before the hand. */
+  scores: Array<number>;
+  /** Who sat where. */
+  seats: Array<StreamSeat>;
+  /** The table. */
+  table: string;
+};
+
 /** One hand of a player's history. */
 export type HistoryRow = {
   /** The player's score change. */
@@ -265,6 +288,16 @@ export type SignUp = {
   display_name: string;
 };
 
+/** Who sat in a seat for the hand. */
+export type StreamSeat = {
+  /** The name the table showed: the player's display name, or `bot`. */
+  name: string;
+  /** The player, absent for a bot (and for a seat played after its player escaped). */
+  player?: string | null;
+  /** The seat, from 0. */
+  seat: number;
+};
+
 /** Every operation of the HTTP API: method, path, parameters, body and answer. */
 export interface Operations {
   /** Creates a room; the creator takes seat 0 and bots the next seats. */
@@ -307,6 +340,21 @@ export interface Operations {
     body: undefined;
     status: 200;
     answer: HandOut;
+  };
+  /** A finished hand as a stream of messages, everything shown. */
+  hand_stream: {
+    method: "GET";
+    path: "/api/tables/{table}/hands/{hand}/stream";
+    params: {
+      /** table id */
+      table: string;
+      /** hand number, from 0 */
+      hand: number;
+    };
+    query: {};
+    body: undefined;
+    status: 200;
+    answer: HandStream;
   };
   /** Whether the process is alive. */
   health: {
@@ -521,6 +569,7 @@ export const operations = {
   create_room: { method: "POST", path: "/api/rooms" },
   escapes: { method: "GET", path: "/api/players/{player}/escapes" },
   hand_replay: { method: "GET", path: "/api/tables/{table}/hands/{hand}" },
+  hand_stream: { method: "GET", path: "/api/tables/{table}/hands/{hand}/stream" },
   health: { method: "GET", path: "/healthz" },
   history: { method: "GET", path: "/api/players/{player}/history" },
   join_by_code: { method: "POST", path: "/api/rooms/join" },

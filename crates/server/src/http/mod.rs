@@ -14,6 +14,7 @@ mod accounts;
 mod doc;
 mod health;
 mod records;
+mod replays;
 mod rooms;
 mod rulesets;
 mod scoring;
@@ -40,6 +41,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(rooms::quickmatch))
         .routes(routes!(records::table_hands))
         .routes(routes!(records::hand_replay))
+        .routes(routes!(replays::hand_stream))
         .routes(routes!(records::history))
         .routes(routes!(records::escapes))
         .routes(routes!(records::leaderboard))
