@@ -23,6 +23,7 @@ COPY Cargo.toml Cargo.lock ./
 COPY crates crates
 COPY migrations migrations
 COPY web web
+COPY clients/typescript/dist clients/typescript/dist
 RUN cargo build --release --locked -p mahjong-cli
 RUN cp target/release/mahjong /usr/local/bin/mahjong
 

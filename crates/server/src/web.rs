@@ -1,5 +1,7 @@
 //! The reference web client (`web/` at the repository's root), built into the binary so that
-//! `mahjong serve` needs no files beside it, and served at `/` and each file's path.
+//! `mahjong serve` needs no files beside it, and served at `/` and each file's path; and the
+//! client SDK's build (`clients/typescript/dist/`, committed, so no node runs at build or run
+//! time) at `/sdk/`, for the web client and any page that imports it.
 //!
 //! Every file is answered with its content type, `Cache-Control: no-cache` and an `ETag` (the
 //! start of its SHA-256), so a browser revalidates and gets `304 Not Modified` until the binary
@@ -23,6 +25,12 @@ use axum::routing::get;
 #[exclude = "README.md"]
 struct Client;
 
+/// The SDK's JavaScript modules (its type declarations are for compilers, not browsers).
+#[derive(rust_embed::Embed)]
+#[folder = "../../clients/typescript/dist/"]
+#[exclude = "*.d.ts"]
+struct Sdk;
+
 const HTML: &str = "text/html; charset=utf-8";
 
 /// What the page may load: its own scripts, styles and images, and connections (HTTP and
@@ -33,14 +41,22 @@ const POLICY: &str = "default-src 'none'; script-src 'self'; style-src 'self'; i
 /// The client's routes, one per file (`/` is `index.html`): only the client's own paths are
 /// routed here, so an unknown path still finds the API's 404.
 pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
-    let mut router = Router::new();
-    for name in Client::iter() {
-        let Some(file) = Client::get(&name) else {
+    let router = files::<Client, S>(Router::new(), "");
+    files::<Sdk, S>(router, "/sdk")
+}
+
+/// Routes every file of `E` at `prefix/name`; the root's `index.html` at `/` too.
+fn files<E: rust_embed::RustEmbed, S: Clone + Send + Sync + 'static>(
+    mut router: Router<S>,
+    prefix: &str,
+) -> Router<S> {
+    for name in E::iter() {
+        let Some(file) = E::get(&name) else {
             continue;
         };
         let served = Served::of(&file);
-        let path = format!("/{name}");
-        if name == "index.html" {
+        let path = format!("{prefix}/{name}");
+        if prefix.is_empty() && name == "index.html" {
             let index = served.clone();
             router = router.route(
                 "/",
@@ -159,6 +175,33 @@ mod tests {
                 other => panic!("web/{rel}: no content type expected for {other:?}"),
             };
             assert_eq!(served.content_type, expected, "web/{rel}");
+        }
+    }
+
+    /// The SDK's modules are served, every one its importers name, as JavaScript; its type
+    /// declarations are not.
+    #[test]
+    fn the_sdk_modules_are_embedded() {
+        let names: Vec<String> = Sdk::iter().map(|n| n.to_string()).collect();
+        for needed in [
+            "index.js",
+            "reducer.js",
+            "connection.js",
+            "http.js",
+            "generated/protocol.js",
+        ] {
+            assert!(
+                names.iter().any(|n| n == needed),
+                "sdk/{needed} is not built in"
+            );
+        }
+        for name in &names {
+            assert!(name.ends_with(".js"), "sdk/{name} is served");
+            let served = Served::of(&Sdk::get(name).expect("embedded"));
+            assert_eq!(
+                served.content_type, "text/javascript; charset=utf-8",
+                "sdk/{name}"
+            );
         }
     }
 

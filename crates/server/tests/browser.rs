@@ -460,7 +460,22 @@ async fn the_client_is_served() {
         header(&headers, "content-type"),
         Some("text/javascript; charset=utf-8")
     );
-    for missing in ["/js/nope.js", "/nope.html", "/web/index.html", "/README.md"] {
+    // The SDK's modules, for the page and any other client page: JavaScript, not its types.
+    let (status, headers, body) = get(addr, "/sdk/index.js", "").await.expect("get");
+    assert_eq!(status, 200);
+    assert_eq!(
+        header(&headers, "content-type"),
+        Some("text/javascript; charset=utf-8")
+    );
+    assert!(String::from_utf8_lossy(&body).contains("./reducer.js"));
+    for missing in [
+        "/js/nope.js",
+        "/nope.html",
+        "/web/index.html",
+        "/README.md",
+        "/sdk/index.d.ts",
+        "/sdk/nope.js",
+    ] {
         let (status, _, _) = get(addr, missing, "").await.expect("get");
         assert_eq!(status, 404, "{missing}");
     }

@@ -1075,6 +1075,7 @@ async fn the_openapi_document_lists_every_http_route() {
         ("/api/quickmatch", "post"),
         ("/api/tables/{table}/hands", "get"),
         ("/api/tables/{table}/hands/{hand}", "get"),
+        ("/api/tables/{table}/hands/{hand}/stream", "get"),
         ("/api/players/{player}/history", "get"),
         ("/api/players/{player}/escapes", "get"),
         ("/api/leaderboards/{ruleset}", "get"),
@@ -1089,7 +1090,7 @@ async fn the_openapi_document_lists_every_http_route() {
     }
     assert_eq!(
         paths.len(),
-        18,
+        19,
         "no route undocumented, none extra: {:?}",
         paths.keys().collect::<Vec<_>>()
     );
