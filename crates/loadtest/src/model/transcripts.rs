@@ -107,8 +107,8 @@ async fn the_model_equals_the_server_snapshot_at_every_point() {
         o.addr = running.addr.to_string();
         o.ruleset = id.to_string();
         o.tables = 2;
-        o.seconds = 2.0;
-        o.warmup_seconds = 0.5;
+        o.seconds = 1.0;
+        o.warmup_seconds = 0.2;
         o.rate = 0.0;
         o.source_addrs = 1;
         o.deadline_seconds = Some(60.0);
