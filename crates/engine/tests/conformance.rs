@@ -8,9 +8,13 @@
 //! - Guobiao golden hands (`score`): lines carrying `win_tile` and their expected `fans` and
 //!   `total` in the line itself. Same fans by name, points and count, same total.
 //!
+//! Every settle line that settles also has its payments held against its deltas and lines
+//! (`payments::problem`): the output format does not carry them, the engine's settlement does.
+//!
 //! A `.jsonl` file in neither format, an input line without an expected line or an expected line
 //! without an input line fails the run, naming the file and line, so a vector cannot be skipped.
 
+mod payments;
 mod vector_files;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -285,6 +289,9 @@ fn check_settle(input: &Path, expected: &Path, report: &mut Report) {
         } else if let (Some(ruleset), Some(_)) = (raw["ruleset"].as_str(), got.get("deltas")) {
             // A preset counts as covered by the hands it settles, not by refusals.
             report.presets.insert(ruleset.to_owned());
+            if let Some(problem) = payments_problem(&line) {
+                report.fail(input, n, &id, problem);
+            }
         }
     }
     for (id, (n, _)) in &want {
@@ -296,6 +303,18 @@ fn check_settle(input: &Path, expected: &Path, report: &mut Report) {
                 "an expected line without its vector".into(),
             );
         }
+    }
+}
+
+/// What is wrong with the payments of a line that settled, if anything.
+fn payments_problem(line: &str) -> Option<String> {
+    let settled = serde_json::from_str::<SettleInput>(line)
+        .map_err(|e| e.to_string())
+        .and_then(|input| input.to_hand().map_err(|e| e.to_string()))
+        .and_then(|(ruleset, hand)| ruleset.settle(&hand).map_err(|e| e.to_string()));
+    match settled {
+        Ok(st) => payments::problem(&st),
+        Err(e) => Some(format!("settled as a line, but not as a settlement: {e}")),
     }
 }
 

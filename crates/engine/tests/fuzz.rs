@@ -1,6 +1,7 @@
 //! Fuzz-style properties under `cargo test` (cargo-fuzz needs nightly, which these machines
 //! lack): no input, however malformed, makes the notation parser or `settle` fail, every
-//! settlement sums to zero, and the mutated lines really reach the scorers.
+//! settlement sums to zero (and its payments to its deltas), and the mutated lines really reach
+//! the scorers.
 //!
 //! `settle` is fuzzed in every preset from the repository's own settle vectors: each case takes
 //! a vector that settles and applies a few random edits (a tile changed, added or removed, a
@@ -10,11 +11,12 @@
 //! prove nothing about the scorers. `FUZZ_LINES` sets the cases per preset (default 3,000).
 
 mod knobs;
+mod payments;
 mod vector_files;
 
 use std::collections::BTreeMap;
 
-use engine::format::settle_text;
+use engine::format::{SettleInput, settle_text};
 use engine::ruleset::RulesetId;
 use engine::wall::SeededRng;
 use engine::{Tile, format_tiles, parse_tiles};
@@ -115,6 +117,12 @@ fn check_answer(id: RulesetId, case: u32, text: &str, out: &Value, tally: &mut T
             0,
             "{id} case {case}: not zero-sum: {out}\n{text}"
         );
+        let input: SettleInput = serde_json::from_str(text).expect("a settled line parses");
+        let (ruleset, hand) = input.to_hand().expect("a settled line reads");
+        let st = ruleset.settle(&hand).expect("a settled line settles");
+        if let Some(problem) = payments::problem(&st) {
+            panic!("{id} case {case}: {problem}\n{text}");
+        }
         tally.settled += 1;
         if out["fans"].as_array().is_some_and(|f| !f.is_empty()) {
             tally.scored += 1;

@@ -1,12 +1,13 @@
 //! Invariants over many seeded random hands of every implemented preset:
-//! tiles are conserved, settlements sum to zero, replays reproduce, `apply` accepts exactly what
-//! `legal_actions` lists (and a refusal changes nothing), nothing panics, and no seat ever sees
-//! another seat's concealed tiles or the wall.
+//! tiles are conserved, settlements sum to zero (and their payments to their deltas), replays
+//! reproduce, `apply` accepts exactly what `legal_actions` lists (and a refusal changes
+//! nothing), nothing panics, and no seat ever sees another seat's concealed tiles or the wall.
 //!
 //! `PROPERTY_HANDS` sets the hands per preset with its default options (default 10,000); a
 //! preset run with other room options plays a quarter of that.
 
 mod knobs;
+mod payments;
 mod policy;
 
 use engine::event::{Audience, EventKind};
@@ -280,6 +281,9 @@ fn check_ruleset(ruleset: &Ruleset, hands: u64) {
         );
         for absent in Seat::ALL.into_iter().skip(usize::from(game.players())) {
             assert_eq!(st.deltas[absent], 0, "seed {seed}: an absent seat scored");
+        }
+        if let Some(problem) = payments::problem(st) {
+            panic!("{id} seed {seed}: {problem}");
         }
         wins += game.wins().len();
         let happened =

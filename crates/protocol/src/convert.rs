@@ -1,13 +1,13 @@
 //! From the engine's types to the wire's. The engine decides what a seat may see (`view`, an
 //! event's audience); these functions only change the spelling.
 
-use engine::settle::Settlement;
+use engine::settle::{PaidFor, Settlement};
 use engine::view::{MeldView, PublicSeat, PublicView, SeatView};
 use engine::{Event, EventKind, KongKind, Meld, MeldKind, Seat};
 
 use crate::wire::{
-    WireDiscard, WireEvent, WireFanItem, WireMeld, WirePublicSeat, WireSettlement, WireView,
-    WireWin, WireWinnerFans,
+    WireDiscard, WireEvent, WireFanItem, WireMeld, WirePaidFor, WirePayment, WirePublicSeat,
+    WireSettlement, WireView, WireWin, WireWinnerFans,
 };
 
 fn seat(s: Seat) -> u8 {
@@ -184,6 +184,7 @@ pub fn settlement(s: &Settlement, players: u8) -> WireSettlement {
                     .iter()
                     .map(|i| WireFanItem {
                         name: i.name.to_string(),
+                        name_en: engine::english(i.name).unwrap_or_default().to_string(),
                         value: i.value,
                         count: i.count,
                     })
@@ -196,6 +197,7 @@ pub fn settlement(s: &Settlement, players: u8) -> WireSettlement {
             .iter()
             .map(|e| WireFanItem {
                 name: e.name.to_string(),
+                name_en: engine::english(e.name).unwrap_or_default().to_string(),
                 value: e.value,
                 count: 1,
             })
@@ -206,6 +208,21 @@ pub fn settlement(s: &Settlement, players: u8) -> WireSettlement {
             .iter()
             .take(usize::from(players))
             .copied()
+            .collect(),
+        payments: s
+            .payments
+            .iter()
+            .map(|p| WirePayment {
+                payer: seat(p.payer),
+                payee: seat(p.payee),
+                amount: p.amount,
+                paid_for: match p.paid_for {
+                    PaidFor::Win => WirePaidFor::Win,
+                    PaidFor::Extra(name) => WirePaidFor::Extra {
+                        name: name.to_string(),
+                    },
+                },
+            })
             .collect(),
     }
 }
@@ -341,7 +358,8 @@ mod tests {
     use engine::settle::{Win, WinFlags};
     use engine::{Audience, Event, EventKind, KongKind, Meld, MeldKind, Seat, Tile};
 
-    use super::rivers;
+    use super::{rivers, settlement};
+    use crate::wire::WireSettlement;
 
     fn t(s: &str) -> Tile {
         s.parse().expect("a tile")
@@ -434,5 +452,37 @@ mod tests {
             ],
             ["5m*", "2s", "6p*", ""],
         );
+    }
+
+    #[test]
+    fn a_settlement_names_who_paid_whom_for_what() {
+        use engine::settle::{ExtraLine, PaidFor, Settlement};
+        let mut st = Settlement::default();
+        st.pay(PaidFor::Win, Seat::ALL[1], Seat::ALL[0], 4);
+        st.pay(PaidFor::Extra("刮风"), Seat::ALL[3], Seat::ALL[2], 2);
+        st.extras.push(ExtraLine {
+            name: "刮风",
+            value: 2,
+        });
+        let wire = settlement(&st, 4);
+        let json = serde_json::to_value(&wire).expect("json");
+        assert_eq!(json["deltas"], serde_json::json!([4, -4, 2, -2]));
+        assert_eq!(
+            json["payments"],
+            serde_json::json!([
+                {"payer": 1, "payee": 0, "amount": 4, "for": {"kind": "win"}},
+                {"payer": 3, "payee": 2, "amount": 2, "for": {"kind": "extra", "name": "刮风"}},
+            ])
+        );
+        let back: WireSettlement = serde_json::from_value(json).expect("reads back");
+        assert_eq!(back, wire);
+    }
+
+    #[test]
+    fn a_settlement_stored_before_payments_still_reads() {
+        let old = r#"{"fans":[],"extras":[],"deltas":[1,-1,0,0]}"#;
+        let read: WireSettlement = serde_json::from_str(old).expect("an old stored settlement");
+        assert!(read.payments.is_empty());
+        assert_eq!(read.deltas, [1, -1, 0, 0]);
     }
 }

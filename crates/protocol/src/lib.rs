@@ -18,8 +18,8 @@ pub use messages::{
     TableSnapshot,
 };
 pub use wire::{
-    WireAction, WireDiscard, WireEvent, WireFanItem, WireMeld, WirePublicSeat, WireSettlement,
-    WireView, WireWin, WireWinnerFans,
+    WireAction, WireDiscard, WireEvent, WireFanItem, WireMeld, WirePaidFor, WirePayment,
+    WirePublicSeat, WireSettlement, WireView, WireWin, WireWinnerFans,
 };
 
 /// The WebSocket subprotocol: the major version of this protocol.

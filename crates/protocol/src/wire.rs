@@ -256,6 +256,10 @@ pub struct WireView {
 pub struct WireFanItem {
     /// Its name as players say it.
     pub name: String,
+    /// Its English name, to show beside the Chinese (empty in hands stored before it was
+    /// sent).
+    #[serde(default)]
+    pub name_en: String,
     /// Its value.
     pub value: i64,
     /// How many times it counts.
@@ -282,6 +286,38 @@ pub struct WireSettlement {
     pub extras: Vec<WireFanItem>,
     /// What each seat won or paid, by seat index.
     pub deltas: Vec<i64>,
+    /// Who paid whom, how much and for what, in the order the ruleset paid them; summed seat
+    /// by seat (paid in minus paid out) they equal `deltas`. Absent in hands stored before it
+    /// was recorded.
+    #[serde(default)]
+    pub payments: Vec<WirePayment>,
+}
+
+/// One transfer of a settlement: `payer` paid `payee` `amount` for `for`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct WirePayment {
+    /// The seat index that paid.
+    pub payer: u8,
+    /// The seat index that was paid.
+    pub payee: u8,
+    /// How much, in the settlement's points (after any multiplier); always positive.
+    pub amount: i64,
+    /// What it paid for.
+    #[serde(rename = "for")]
+    pub paid_for: WirePaidFor,
+}
+
+/// What a payment was for.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum WirePaidFor {
+    /// The payee's winning hand (its `fans`).
+    Win,
+    /// A line of `extras` (查叫, 刮风, 承包 …).
+    Extra {
+        /// The line's name, as in `extras`.
+        name: String,
+    },
 }
 
 /// Something that happened in the hand, as one seat may see it.

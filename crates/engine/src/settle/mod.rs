@@ -215,7 +215,34 @@ pub struct ExtraLine {
     pub value: i64,
 }
 
+/// What a [`Payment`] was for.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum PaidFor {
+    /// A winner's hand: the payment its fans (points, 台, 花…) are worth from this payer.
+    Win,
+    /// A named extra line such as 刮风, 查叫 or 承包. The name is the same `&'static str` as
+    /// the [`ExtraLine`] the family pushes alongside, so a client can pair the two.
+    Extra(&'static str),
+}
+
+/// One transfer of a settlement: `payer` paid `payee` `amount` for `paid_for`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Payment {
+    /// Who paid.
+    pub payer: Seat,
+    /// Who was paid.
+    pub payee: Seat,
+    /// How much, in the settlement's points (after any 黄庄 / 连庄 multiplier); never zero.
+    pub amount: i64,
+    /// What for.
+    pub paid_for: PaidFor,
+}
+
 /// The result of settling a hand: per-seat deltas summing to zero, and the lines behind them.
+///
+/// **Invariant:** the `payments`, summed seat by seat (paid in minus paid out, see
+/// [`Settlement::payment_totals`]), equal `deltas`. Families move points only through
+/// [`Settlement::pay`] and [`Settlement::scale`], which keep the two together.
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct Settlement {
     /// Each winner's scoring, in win order.
@@ -224,20 +251,46 @@ pub struct Settlement {
     pub extras: Vec<ExtraLine>,
     /// Score change per seat.
     pub deltas: BySeat<i64>,
+    /// Who paid whom, how much and for what, in the order the family paid them. A payment of
+    /// nothing is not recorded.
+    pub payments: Vec<Payment>,
 }
 
 impl Settlement {
-    /// Moves `amount` from `payer` to `payee`.
-    pub fn pay(&mut self, payer: Seat, payee: Seat, amount: i64) {
+    /// Moves `amount` from `payer` to `payee` for `paid_for`, and records the payment (unless
+    /// the amount is zero, which moves nothing).
+    pub fn pay(&mut self, paid_for: PaidFor, payer: Seat, payee: Seat, amount: i64) {
         self.deltas[payer] -= amount;
         self.deltas[payee] += amount;
+        if amount != 0 {
+            self.payments.push(Payment {
+                payer,
+                payee,
+                amount,
+                paid_for,
+            });
+        }
     }
 
-    /// Multiplies every delta (黄庄 / 连庄 / 上楼 multipliers).
+    /// Multiplies every delta and every payment (黄庄 / 连庄 / 上楼 multipliers).
     pub fn scale(&mut self, factor: i64) {
         for d in &mut self.deltas.0 {
             *d *= factor;
         }
+        for p in &mut self.payments {
+            p.amount *= factor;
+        }
+    }
+
+    /// The payments summed seat by seat: what each seat was paid minus what it paid. Equal to
+    /// `deltas` (the invariant on [`Settlement`]).
+    pub fn payment_totals(&self) -> BySeat<i64> {
+        let mut totals = BySeat::<i64>::default();
+        for p in &self.payments {
+            totals[p.payer] -= p.amount;
+            totals[p.payee] += p.amount;
+        }
+        totals
     }
 }
 

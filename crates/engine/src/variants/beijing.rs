@@ -51,7 +51,7 @@ use crate::ruleset::{
 };
 use crate::seat::Seat;
 use crate::settle::{
-    ExtraLine, FinishedHand, SeatHand, SettleError, Settlement, WinnerFans, describe,
+    ExtraLine, FinishedHand, PaidFor, SeatHand, SettleError, Settlement, WinnerFans, describe,
 };
 use crate::shape::Forms;
 use crate::table::TableState;
@@ -60,6 +60,8 @@ use crate::wall::{ReplacementEnd, TileSetKind, Wall, WildDraw, indicator_for, ne
 
 /// Tiles of the reserve (保留牌) before any kong: seven stacks.
 const RESERVE: usize = 14;
+/// The extra line of 烧庄.
+const SHAOZHUANG: &str = "烧庄";
 
 /// The Beijing family with validated room options.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -155,12 +157,12 @@ impl Beijing {
             .collect();
         if partners.is_empty() {
             for p in payers {
-                st.pay(p, win.seat, points);
+                st.pay(PaidFor::Win, p, win.seat, points);
             }
         } else {
             let whole = points * payers.len() as i64;
             for p in partners {
-                st.pay(p, win.seat, whole);
+                st.pay(PaidFor::Win, p, win.seat, whole);
             }
         }
     }
@@ -174,10 +176,10 @@ impl Beijing {
         let fan = 1i64 << (rounds - 1).min(40);
         let each = fan.saturating_mul(self.base);
         for s in hand.seats_in_play().filter(|&s| s != hand.dealer) {
-            st.pay(hand.dealer, s, each);
+            st.pay(PaidFor::Extra(SHAOZHUANG), hand.dealer, s, each);
         }
         st.extras.push(ExtraLine {
-            name: "烧庄",
+            name: SHAOZHUANG,
             value: fan,
         });
     }

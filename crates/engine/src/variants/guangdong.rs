@@ -49,7 +49,9 @@ use crate::ruleset::{
     RulesetId, WinCheck, WinScore, reject_unknown,
 };
 use crate::seat::Seat;
-use crate::settle::{ExtraLine, FinishedHand, SettleError, Settlement, Win, WinnerFans, describe};
+use crate::settle::{
+    ExtraLine, FinishedHand, PaidFor, SettleError, Settlement, Win, WinnerFans, describe,
+};
 use crate::shape::Forms;
 use crate::table::TableState;
 use crate::wall::TileSetKind;
@@ -158,25 +160,27 @@ impl Guangdong {
         match win.from {
             // 抢杠包三家: paid as a self-draw, all of it by the robbed player.
             Some(robbed) if win.flags.robbed_kong => {
-                st.pay(robbed, win.seat, all_three);
+                let name = "抢杠包三家";
+                st.pay(PaidFor::Extra(name), robbed, win.seat, all_three);
                 st.extras.push(ExtraLine {
-                    name: "抢杠包三家",
+                    name,
                     value: all_three,
                 });
             }
-            Some(discarder) => st.pay(discarder, win.seat, points),
+            Some(discarder) => st.pay(PaidFor::Win, discarder, win.seat, points),
             None => match kong_feeder(hand, win) {
                 // 杠上开花包杠: the feeder of the exposed kong pays for all three.
                 Some(feeder) => {
-                    st.pay(feeder, win.seat, all_three);
+                    let name = "杠上开花包杠";
+                    st.pay(PaidFor::Extra(name), feeder, win.seat, all_three);
                     st.extras.push(ExtraLine {
-                        name: "杠上开花包杠",
+                        name,
                         value: all_three,
                     });
                 }
                 None => {
                     for payer in others {
-                        st.pay(payer, win.seat, points);
+                        st.pay(PaidFor::Win, payer, win.seat, points);
                     }
                 }
             },

@@ -37,7 +37,7 @@ use crate::ruleset::{
 };
 use crate::seat::Seat;
 use crate::settle::{
-    FanItem, FinishedHand, SeatHand, SettleError, Settlement, Win, WinnerFans, describe,
+    FanItem, FinishedHand, PaidFor, SeatHand, SettleError, Settlement, Win, WinnerFans, describe,
 };
 use crate::shape::Forms;
 use crate::table::TableState;
@@ -183,7 +183,7 @@ impl Rules for Guobiao {
                 Some(_) => BASE,
                 None => BASE + scored.value,
             };
-            st.pay(payer, win.seat, amount);
+            st.pay(PaidFor::Win, payer, win.seat, amount);
         }
         st.fans.push(WinnerFans {
             seat: win.seat,

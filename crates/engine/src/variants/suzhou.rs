@@ -39,7 +39,7 @@ use crate::ruleset::{
     WinCheck, WinScore, reject_unknown,
 };
 use crate::settle::{
-    FanItem, FinishedHand, SeatHand, SettleError, Settlement, Win, WinnerFans, describe,
+    FanItem, FinishedHand, PaidFor, SeatHand, SettleError, Settlement, Win, WinnerFans, describe,
 };
 use crate::shape::{Forms, Set, decompositions, is_complete};
 use crate::table::TableState;
@@ -93,10 +93,10 @@ impl Suzhou {
     fn pay(&self, hand: &FinishedHand, win: &Win, fan: i64, st: &mut Settlement) {
         let points = fan * self.base;
         match win.from {
-            Some(payer) => st.pay(payer, win.seat, points),
+            Some(payer) => st.pay(PaidFor::Win, payer, win.seat, points),
             None => {
                 for payer in hand.seats_in_play().filter(|&s| s != win.seat) {
-                    st.pay(payer, win.seat, points);
+                    st.pay(PaidFor::Win, payer, win.seat, points);
                 }
             }
         }

@@ -2,7 +2,7 @@
 //! chows, head bump, a reserve at the tail, tail replacements. Scores one point per win.
 
 use crate::ruleset::{HandResult, NextHand, Rules, RulesetId, WinCheck, WinScore};
-use crate::settle::{FanItem, FinishedHand, SettleError, Settlement, describe};
+use crate::settle::{FanItem, FinishedHand, PaidFor, SettleError, Settlement, describe};
 use crate::shape::Forms;
 use crate::table::TableState;
 use crate::wall::{ReplacementEnd, TileSetKind};
@@ -94,10 +94,10 @@ impl Rules for Plain {
                 });
             }
             match w.from {
-                Some(f) => st.pay(f, w.seat, 1),
+                Some(f) => st.pay(PaidFor::Win, f, w.seat, 1),
                 None => {
                     for s in hand.seats_in_play().filter(|&s| s != w.seat) {
-                        st.pay(s, w.seat, 1);
+                        st.pay(PaidFor::Win, s, w.seat, 1);
                     }
                 }
             }
@@ -118,6 +118,14 @@ impl Rules for Plain {
 pub(crate) fn settle(hand: serde_json::Value) -> serde_json::Value {
     let input: crate::format::SettleInput = serde_json::from_value(hand).expect("test hand parses");
     serde_json::to_value(crate::format::settle_line(&input)).expect("serializes")
+}
+
+/// Settles a hand written as JSON in the `settle` format and returns the engine's settlement
+/// itself (with what the output format does not carry, such as the payments).
+pub(crate) fn settlement(hand: serde_json::Value) -> Settlement {
+    let input: crate::format::SettleInput = serde_json::from_value(hand).expect("test hand parses");
+    let (ruleset, finished) = input.to_hand().expect("the hand reads");
+    ruleset.settle(&finished).expect("the hand settles")
 }
 
 /// Scores a hand with its family's scoring alone, past the referee: only for a rule the spec

@@ -67,7 +67,7 @@ use crate::ruleset::{
     HandResult, NextHand, OptionError, OptionSpec, OptionValue, RawOptions, Rules, RulesetId,
     WinCheck, WinScore, reject_unknown,
 };
-use crate::settle::{FinishedHand, SettleError, Settlement, WinnerFans, describe};
+use crate::settle::{FinishedHand, PaidFor, SettleError, Settlement, WinnerFans, describe};
 use crate::shape::Forms;
 use crate::table::TableState;
 use crate::wall::TileSetKind;
@@ -192,7 +192,12 @@ impl Rules for TwoPlayer {
                 reason,
             })?;
             if let Some(loser) = hand.seats_in_play().find(|&s| s != win.seat) {
-                st.pay(loser, win.seat, self.payment_for(scored.total));
+                st.pay(
+                    PaidFor::Win,
+                    loser,
+                    win.seat,
+                    self.payment_for(scored.total),
+                );
             }
             st.fans.push(WinnerFans {
                 seat: win.seat,

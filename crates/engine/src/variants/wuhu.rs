@@ -49,7 +49,7 @@ use crate::ruleset::{
     HandResult, NextHand, OptionError, OptionSpec, OptionValue, RawOptions, Rules, RulesetId,
     WinCheck, WinScore, reject_unknown,
 };
-use crate::settle::{FinishedHand, SettleError, Settlement, Win, WinnerFans, describe};
+use crate::settle::{FinishedHand, PaidFor, SettleError, Settlement, Win, WinnerFans, describe};
 use crate::shape::Forms;
 use crate::table::TableState;
 use crate::wall::TileSetKind;
@@ -111,7 +111,12 @@ impl Wuhu {
         for seat in hand.seats_in_play().filter(|&s| s != win.seat) {
             let dealer_involved = seat == hand.dealer || win.seat == hand.dealer;
             let fan = scored.total + if dealer_involved { scored.base_fan } else { 0 };
-            st.pay(feeder.unwrap_or(seat), win.seat, fan * self.base);
+            st.pay(
+                PaidFor::Win,
+                feeder.unwrap_or(seat),
+                win.seat,
+                fan * self.base,
+            );
         }
     }
 }

@@ -2,7 +2,7 @@
 //! winner's kongs, and 跟庄.
 
 use crate::meld::{KongKind, MeldKind};
-use crate::settle::{ExtraLine, FinishedHand, Settlement, Win};
+use crate::settle::{ExtraLine, FinishedHand, PaidFor, Settlement, Win};
 
 /// Kong money for an exposed (or added) kong, from each payer.
 const EXPOSED_KONG: i64 = 10;
@@ -10,6 +10,8 @@ const EXPOSED_KONG: i64 = 10;
 const CONCEALED_KONG: i64 = 20;
 /// What the dealer pays each other player when the first go-around follows its discard.
 const GENZHUANG: i64 = 10;
+/// The extra line of 跟庄.
+const GENZHUANG_NAME: &str = "跟庄";
 /// The highest 上楼 floor.
 const TOP_FLOOR: u32 = 2;
 
@@ -46,8 +48,10 @@ pub(super) fn pay(
     let each = points(base, doubling, fan, floor(hand));
     let others: Vec<_> = hand.seats_in_play().filter(|&s| s != win.seat).collect();
     match win.from {
-        Some(from) => st.pay(from, win.seat, each),
-        None => others.iter().for_each(|&s| st.pay(s, win.seat, each)),
+        Some(from) => st.pay(PaidFor::Win, from, win.seat, each),
+        None => others
+            .iter()
+            .for_each(|&s| st.pay(PaidFor::Win, s, win.seat, each)),
     }
     for m in &hand.seats[win.seat].melds {
         let (kind, value) = match m.meld.kind {
@@ -60,7 +64,7 @@ pub(super) fn pay(
             (_, Some(from)) => vec![from],
         };
         for &p in &payers {
-            st.pay(p, win.seat, value);
+            st.pay(PaidFor::Extra(kind), p, win.seat, value);
         }
         st.extras.push(ExtraLine {
             name: kind,
@@ -75,10 +79,10 @@ pub(super) fn extras(hand: &FinishedHand, st: &mut Settlement) {
         return;
     }
     for s in hand.seats_in_play().filter(|&s| s != hand.dealer) {
-        st.pay(hand.dealer, s, GENZHUANG);
+        st.pay(PaidFor::Extra(GENZHUANG_NAME), hand.dealer, s, GENZHUANG);
     }
     st.extras.push(ExtraLine {
-        name: "跟庄",
+        name: GENZHUANG_NAME,
         value: GENZHUANG,
     });
 }

@@ -4,7 +4,7 @@
 
 use crate::meld::{KongKind, MeldKind};
 use crate::seat::Seat;
-use crate::settle::{ExtraLine, FinishedHand, Settlement, Win};
+use crate::settle::{ExtraLine, FinishedHand, PaidFor, Settlement, Win};
 
 /// Shares the discarder pays (放冲 ×2).
 pub const DISCARD_SHARES: i64 = 2;
@@ -16,6 +16,8 @@ pub const SELF_DRAW_RELATION_SHARES: i64 = 5;
 /// Shares a related player pays on a discard win, beside the discarder (×2; ×4 when the
 /// discarder is the related player).
 pub const DISCARD_RELATION_SHARES: i64 = 2;
+/// The extra line of a payment a relation moves (吃碰三摊).
+const RELATION: &str = "吃碰三摊";
 /// Melds claimed between two players that make a relation.
 pub const RELATION_CLAIMS: u32 = 3;
 
@@ -29,7 +31,7 @@ pub(super) fn pay(hand: &FinishedHand, win: &Win, share: i64, st: &mut Settlemen
             } else {
                 (DISCARD_SHARES, "放冲")
             };
-            st.pay(from, win.seat, share * shares);
+            st.pay(PaidFor::Extra(name), from, win.seat, share * shares);
             st.extras.push(ExtraLine {
                 name,
                 value: share * shares,
@@ -38,9 +40,9 @@ pub(super) fn pay(hand: &FinishedHand, win: &Win, share: i64, st: &mut Settlemen
                 let n = relations(hand, win.seat, payer);
                 if n > 0 {
                     let amount = share * DISCARD_RELATION_SHARES * i64::from(n);
-                    st.pay(payer, win.seat, amount);
+                    st.pay(PaidFor::Extra(RELATION), payer, win.seat, amount);
                     st.extras.push(ExtraLine {
-                        name: "吃碰三摊",
+                        name: RELATION,
                         value: amount,
                     });
                 }
@@ -65,19 +67,20 @@ fn pay_self_draw(hand: &FinishedHand, win: &Win, share: i64, st: &mut Settlement
         .collect();
     if named.is_empty() {
         for payer in others(hand, win.seat) {
-            st.pay(payer, win.seat, share);
+            st.pay(PaidFor::Win, payer, win.seat, share);
         }
         return;
     }
     for (payer, reasons) in named {
         let amount = (share * SELF_DRAW_RELATION_SHARES) << (reasons - 1).min(8);
-        st.pay(payer, win.seat, amount);
+        let name = if feeder == Some(payer) {
+            "杠上开花包"
+        } else {
+            RELATION
+        };
+        st.pay(PaidFor::Extra(name), payer, win.seat, amount);
         st.extras.push(ExtraLine {
-            name: if feeder == Some(payer) {
-                "杠上开花包"
-            } else {
-                "吃碰三摊"
-            },
+            name,
             value: amount,
         });
     }

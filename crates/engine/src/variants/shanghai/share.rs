@@ -3,7 +3,7 @@
 
 use super::Shanghai;
 use crate::meld::{KongKind, MeldKind};
-use crate::settle::{ExtraLine, FanItem, FinishedHand, SeatHand, Settlement, Win};
+use crate::settle::{ExtraLine, FanItem, FinishedHand, PaidFor, SeatHand, Settlement, Win};
 use crate::shape::{Forms, Set, decompositions, is_complete};
 use crate::tile::Tile;
 
@@ -191,11 +191,11 @@ impl Shanghai {
     pub(super) fn pay(&self, hand: &FinishedHand, win: &Win, share: i64, st: &mut Settlement) {
         let robbed = win.flags.robbed_kong;
         match win.from {
-            Some(declarer) if robbed => st.pay(declarer, win.seat, 3 * share),
-            Some(discarder) => st.pay(discarder, win.seat, share),
+            Some(declarer) if robbed => st.pay(PaidFor::Win, declarer, win.seat, 3 * share),
+            Some(discarder) => st.pay(PaidFor::Win, discarder, win.seat, share),
             None => {
                 for s in hand.seats_in_play().filter(|&s| s != win.seat) {
-                    st.pay(s, win.seat, share);
+                    st.pay(PaidFor::Win, s, win.seat, share);
                 }
             }
         }
@@ -207,11 +207,9 @@ impl Shanghai {
                 .count() as i64;
             if pairs > 0 {
                 let extra = per_pair * share * pairs;
-                st.pay(other, win.seat, extra);
-                st.extras.push(ExtraLine {
-                    name: "承包",
-                    value: extra,
-                });
+                let name = "承包";
+                st.pay(PaidFor::Extra(name), other, win.seat, extra);
+                st.extras.push(ExtraLine { name, value: extra });
             }
         }
     }

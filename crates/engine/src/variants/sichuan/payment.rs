@@ -3,7 +3,7 @@
 use super::{MAX_STREAK_DOUBLINGS, Preset, Sichuan};
 use crate::meld::{KongKind, MeldKind};
 use crate::seat::{Seat, SeatSet};
-use crate::settle::{ExtraLine, FinishedHand, SeatHand, Settlement, Win};
+use crate::settle::{ExtraLine, FinishedHand, PaidFor, SeatHand, Settlement, Win};
 
 impl Sichuan {
     pub(super) fn pay_win(
@@ -16,7 +16,7 @@ impl Sichuan {
     ) {
         let amount = self.unit(value);
         if let Some(from) = win.from {
-            st.pay(from, win.seat, amount);
+            st.pay(PaidFor::Win, from, win.seat, amount);
             return;
         }
         // 引杠 then 杠上花 (standard): the feeder of the kong pays as for a discard.
@@ -30,7 +30,7 @@ impl Sichuan {
                 && m.meld.kind == MeldKind::Kong(KongKind::Exposed)
                 && let Some(feeder) = m.meld.from
             {
-                st.pay(feeder, win.seat, amount);
+                st.pay(PaidFor::Win, feeder, win.seat, amount);
                 return;
             }
         }
@@ -38,7 +38,7 @@ impl Sichuan {
         for payer in hand.seats_in_play() {
             let pays = payer != win.seat && (!self.is_xuezhan() || !earlier.contains(payer));
             if pays {
-                st.pay(payer, win.seat, amount);
+                st.pay(PaidFor::Win, payer, win.seat, amount);
             }
         }
     }
@@ -57,10 +57,11 @@ impl Sichuan {
             }
             for &(payee, v) in &values {
                 if let Some(v) = v {
-                    st.pay(payer, payee, self.unit(v));
+                    let (name, amount) = ("查叫", self.unit(v));
+                    st.pay(PaidFor::Extra(name), payer, payee, amount);
                     st.extras.push(ExtraLine {
-                        name: "查叫",
-                        value: self.unit(v),
+                        name,
+                        value: amount,
                     });
                 }
             }
@@ -104,8 +105,8 @@ impl Sichuan {
                     let extra = i64::from(pigs.contains(payer));
                     for &(payee, v) in &ready {
                         let amount = self.unit((v + extra).min(cap));
-                        st.pay(payer, payee, amount);
                         let name = if extra == 1 { "花猪" } else { "查叫" };
+                        st.pay(PaidFor::Extra(name), payer, payee, amount);
                         st.extras.push(ExtraLine {
                             name,
                             value: amount,
@@ -116,19 +117,21 @@ impl Sichuan {
             _ => {
                 for pig in pigs.iter() {
                     for payee in in_play.iter().filter(|s| !pigs.contains(*s)) {
-                        st.pay(pig, payee, self.unit(cap));
+                        let (name, amount) = ("查花猪", self.unit(cap));
+                        st.pay(PaidFor::Extra(name), pig, payee, amount);
                         st.extras.push(ExtraLine {
-                            name: "查花猪",
-                            value: self.unit(cap),
+                            name,
+                            value: amount,
                         });
                     }
                 }
                 for payer in not_ready.iter().filter(|s| !pigs.contains(*s)) {
                     for &(payee, v) in &ready {
-                        st.pay(payer, payee, self.unit(v));
+                        let (name, amount) = ("查大叫", self.unit(v));
+                        st.pay(PaidFor::Extra(name), payer, payee, amount);
                         st.extras.push(ExtraLine {
-                            name: "查大叫",
-                            value: self.unit(v),
+                            name,
+                            value: amount,
                         });
                     }
                 }
@@ -156,7 +159,7 @@ impl Sichuan {
                     continue;
                 }
                 for payer in m.in_play.iter().filter(|&p| p != owner) {
-                    st.pay(payer, owner, units * self.coefficient);
+                    st.pay(PaidFor::Extra(name), payer, owner, units * self.coefficient);
                 }
                 st.extras.push(ExtraLine {
                     name,

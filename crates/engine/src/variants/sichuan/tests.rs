@@ -3,7 +3,9 @@
 use serde_json::{Value, json};
 
 use crate::format::SettleOutput;
-use crate::variants::testing::{deltas, settle};
+use crate::seat::Seat;
+use crate::settle::{PaidFor, Payment};
+use crate::variants::testing::{deltas, settle, settlement};
 
 fn error_code(out: &Value) -> String {
     out["error"]["code"]
@@ -255,6 +257,43 @@ fn xuezhan_kong_money_and_refund() {
     let mut h = hand("sichuan-xuezhan", ready, win);
     h["options"] = json!({"kong_money": false});
     assert_eq!(deltas(&settle(h)), [1, 2, 1, -4], "kong money off");
+}
+
+#[test]
+fn an_exposed_kong_is_paid_as_gua_feng_by_each_seat_still_in() {
+    // Seat 2's exposed kong of 5p was made while seats 0, 1 and 2 were still in (seat 3 had
+    // already won): 刮风 is 1 from each of seats 0 and 1, recorded as its own payments after
+    // seat 3's win, which seat 0's discard paid.
+    let seats = json!([
+        {"concealed": "", "void": "s"},
+        {"concealed": "", "void": "s"},
+        {"concealed": "123s456s789s2s", "void": "m",
+         "melds": [{"kind": "kong", "tiles": "5555p", "from": 1, "in_play": [0, 1, 2]}]},
+        {"concealed": "111m234m567m999m8m", "void": "s"}
+    ]);
+    let mut h = hand(
+        "sichuan-xuezhan",
+        seats,
+        json!([{"seat": 3, "tile": "8m", "from": 0}]),
+    );
+    h["options"] = json!({"coefficient": 10});
+    let st = settlement(h);
+    let seat = |i: u8| Seat::new(i).expect("seat");
+    let (win, gua_feng) = st.payments.split_first().expect("payments");
+    assert_eq!(
+        (win.payer, win.payee, win.paid_for),
+        (seat(0), seat(3), PaidFor::Win),
+        "{st:?}"
+    );
+    let from = |payer: u8| Payment {
+        payer: seat(payer),
+        payee: seat(2),
+        amount: 10,
+        paid_for: PaidFor::Extra("刮风"),
+    };
+    assert_eq!(gua_feng, [from(0), from(1)], "{st:?}");
+    assert!(st.extras.iter().any(|e| e.name == "刮风"), "{st:?}");
+    assert_eq!(st.payment_totals(), st.deltas, "{st:?}");
 }
 
 #[test]
