@@ -66,29 +66,57 @@ export async function renderBoards(root, { onError, state }) {
   load();
 }
 
-/** A player's hands, newest first, each linking to its replay. */
+/** How a stored hand ended (`HandOut.ending`), in words. */
+export function endingText(ending) {
+  switch (ending) {
+    case 'self_draw':
+      return '自摸 won on a self-draw';
+    case 'discard':
+      return '点炮 won on a discard';
+    case 'multi_win':
+      return '一炮多响 several winners';
+    case 'drawn':
+      return '荒庄 drawn: nobody won';
+    default:
+      return ending ?? '';
+  }
+}
+
+/** What a hand meant for one player, in words: won, paid, or even. */
+function outcomeText(delta) {
+  if (delta > 0) return `won ${delta}`;
+  if (delta < 0) return `paid ${-delta}`;
+  return 'even';
+}
+
+/** A player's hands, newest first, each linking to its replay; the player named. */
 export async function renderHistory(root, { player, session, onError }) {
-  const title = player === session?.player ? 'Your hands' : 'A player’s hands';
-  replace(root, el('div', { class: 'card wide' }, el('h2', {}, title), el('p', { class: 'muted' }, 'Loading…')));
+  const mine = player === session?.player;
+  replace(root, el('div', { class: 'card wide' }, el('h2', {}, mine ? 'Your hands' : 'A player’s hands'), el('p', { class: 'muted' }, 'Loading…')));
   let rows;
+  let who;
   try {
-    rows = await api.history(player, 0, 100);
+    [rows, who] = await Promise.all([api.history(player, 0, 100), api.player(player)]);
   } catch (err) {
     onError(err);
+    replace(root, el('div', { class: 'card wide' }, el('p', {}, `These hands cannot be shown: ${err.message}`)));
     return;
   }
+  const labels = await Promise.all(rows.map((r) => api.rulesetLabel(r.ruleset)));
+  const title = mine ? `Your hands, ${who.display_name}` : `${who.display_name}’s hands`;
   const body = rows.length
     ? el('table', {},
       el('thead', {}, el('tr', {}, el('th', {}, 'When'), el('th', {}, 'Rules'), el('th', {}, 'Hand'),
-        el('th', { class: 'num' }, 'Delta'), el('th', {}, ''))),
-      el('tbody', {}, rows.map((r) => el('tr', {},
+        el('th', {}, 'How it ended'), el('th', { class: 'num' }, 'Points'), el('th', {}, ''))),
+      el('tbody', {}, rows.map((r, i) => el('tr', { dataset: { testid: 'history-row' } },
         el('td', {}, when(r.finished_ms)),
-        el('td', {}, r.ruleset),
+        el('td', {}, labels[i]),
         el('td', {}, el('a', { href: `#/hands/${r.table}` }, `${r.hand_no + 1}`)),
+        el('td', { dataset: { testid: 'history-ending' } }, `${endingText(r.ending)} — ${mine ? 'you' : who.display_name} ${outcomeText(r.delta)}`),
         el('td', { class: ['num', r.delta > 0 ? 'plus' : r.delta < 0 ? 'minus' : ''] }, signed(r.delta)),
         el('td', {}, el('a', { href: `#/replay/${r.table}/${r.hand_no}` }, 'Replay'))))))
     : el('p', { class: 'muted' }, 'No finished hands yet.');
-  replace(root, el('div', { class: 'card wide' }, el('h2', {}, title), body));
+  replace(root, el('div', { class: 'card wide' }, el('h2', { dataset: { testid: 'history-title' } }, title), body));
 }
 
 /** A table's finished hands. */
@@ -106,9 +134,10 @@ export async function renderTableHands(root, { table, onError }) {
       el('thead', {}, el('tr', {}, el('th', {}, 'Hand'), el('th', {}, 'Ending'), el('th', {}, 'Deltas'), el('th', {}, ''))),
       el('tbody', {}, hands.map((h) => el('tr', {},
         el('td', {}, `${h.hand_no + 1}`),
-        el('td', {}, h.ending),
+        el('td', {}, endingText(h.ending)),
         el('td', {}, h.seats.map((s) => signed(s.delta)).join(' / ')),
         el('td', {}, el('a', { href: `#/replay/${h.table}/${h.hand_no}` }, 'Replay'))))))
     : el('p', { class: 'muted' }, 'No finished hands yet.');
-  replace(root, el('div', { class: 'card wide' }, el('h2', {}, `The table’s hands (${hands[0]?.ruleset ?? ''})`), body));
+  const label = hands.length ? await api.rulesetLabel(hands[0].ruleset) : '';
+  replace(root, el('div', { class: 'card wide' }, el('h2', {}, `The table’s hands${label ? ` (${label})` : ''}`), body));
 }

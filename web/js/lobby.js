@@ -27,7 +27,7 @@ export function renderSignIn(root, { onSignedIn, onError }) {
     },
   },
   el('h1', {}, '麻将 Mahjong'),
-  el('p', {}, 'Sichuan, Guobiao, Shanghai and Beijing rules against people or bots. Choose a name to play as a guest.'),
+  el('p', {}, 'Sichuan, Guobiao, Shanghai, Beijing, Guangdong, Ningbo, Suzhou, Wuhu and two-player rules against people or bots. Choose a name to play as a guest.'),
   el('label', { for: 'signin-name' }, 'Your name'),
   name,
   submit);
@@ -89,8 +89,29 @@ export function renderLobby(root, ctx) {
 
 function quickMatchCard(ctx, rulesets) {
   const ruleset = rulesetSelect('quick-ruleset', 'quick-ruleset', rulesets);
-  const status = el('p', { class: 'muted' });
+  const status = el('p', { class: 'muted', dataset: { testid: 'quick-status' } });
   let waiting = null;
+  let ticker = null;
+  // The queue's wait before bots fill the table (`GET /api/quickmatch`), counted down here.
+  const countdown = async () => {
+    let fillMs = null;
+    try {
+      fillMs = (await api.quickMatchInfo()).fill_ms;
+    } catch {
+      // Without it the page only says that it waits.
+    }
+    if (!waiting || fillMs === null) return;
+    const until = Date.now() + fillMs;
+    const tick = () => {
+      const left = Math.max(0, Math.ceil((until - Date.now()) / 1000));
+      status.textContent = left > 0
+        ? `Waiting for players… bots fill the table in ${left} s.`
+        : 'Seating you with bots…';
+      status.dataset.secondsLeft = String(left);
+    };
+    tick();
+    ticker = setInterval(tick, 250);
+  };
   const button = el('button', {
     type: 'button', class: 'primary', dataset: { testid: 'quickmatch' },
     onclick: async () => {
@@ -103,12 +124,14 @@ function quickMatchCard(ctx, rulesets) {
       waiting = new AbortController();
       button.textContent = 'Cancel';
       status.textContent = 'Waiting for players… bots fill the table if nobody comes.';
+      countdown();
       try {
         ctx.onSeated(await api.quickMatch(ruleset.value, waiting.signal));
       } catch (err) {
         if (err.name !== 'AbortError') ctx.onError(err);
         status.textContent = '';
       } finally {
+        clearInterval(ticker);
         waiting = null;
         button.textContent = 'Quick match';
       }

@@ -2,17 +2,19 @@
 // #/hands/{table}, #/replay/{table}/{n}) and the table's connection.
 //
 // The session (`POST /api/guests`) and the seat the player last took are kept in
-// localStorage, so a reloaded page signs in again and goes back to its table; the socket then
-// asks for a snapshot (a `hello` without `last_seq`). A dropped connection within the page
-// resumes from the last `seq` instead (socket.js).
+// localStorage, so a reloaded page signs in again and goes back to its table; the SDK's
+// TableConnection then asks for a snapshot (a `hello` without `last_seq`). A dropped
+// connection within the page resumes from the last `seq` instead. The table itself is the
+// SDK's reducer state (`connection.state`); the page keeps only what is its own: the action
+// in flight, the tiles picked for a swap, the settlement the player closed.
 
+import { TableConnection } from '/sdk/index.js';
 import * as api from './api.js';
 import { renderBoards, renderHistory, renderTableHands } from './board.js';
 import { el, replace } from './dom.js';
+import { checkFont } from './font.js';
 import { renderLobby, renderSignIn } from './lobby.js';
-import { applyMessage, emptyModel } from './model.js';
 import { renderReplay } from './replay.js';
-import { TableSocket } from './socket.js';
 import { renderTable, updateCountdown } from './table.js';
 
 const SESSION_KEY = 'mahjong.session';
@@ -23,7 +25,8 @@ const RENEW_BEFORE_MS = 7 * 24 * 3600 * 1000;
 const app = {
   session: null, // {player, display_name, token, expires_ms}
   seat: null, // {table, seat, code}: where the player sits
-  table: null, // {id, socket, model, status, statusDetail}
+  table: null, // {id, connection, ui, status, statusDetail} (see openTable)
+  renderError: null, // why the table could not be drawn, when it could not
   stopLobby: null,
   boards: {},
   clockSkewMs: 0,
@@ -33,7 +36,7 @@ const main = document.getElementById('main');
 const banner = document.getElementById('banner');
 let bannerTimer = null;
 
-/** Shows an error (an ApiError, an ActError, a server `error` message or text) for a while. */
+/** Shows an error (the SDK's ApiError or RequestError, or text) for a while. */
 function showError(err) {
   const code = err?.code ? `${err.code}: ` : '';
   const text = `${code}${err?.message ?? String(err)}`;
@@ -104,68 +107,91 @@ async function signOut() {
 
 // ---- the table ----
 
-/** Opens (or returns to) the socket of `tableId`. */
+/** Ping every this often; no answer within PONG_WITHIN_MS drops the connection (it reconnects). */
+const PING_EVERY_MS = 15000;
+const PONG_WITHIN_MS = 10000;
+/** Errors after which this seat has no table here any more. */
+const GONE = ['not_seated', 'table_closed', 'escaped'];
+
+/** Opens (or returns to) the connection to `tableId`. */
 function openTable(tableId) {
   if (app.table?.id === tableId) return app.table;
   leaveTable(false);
-  const t = { id: tableId, model: emptyModel(), status: 'connecting', statusDetail: null, socket: null };
-  t.model.clockSkewMs = app.clockSkewMs;
-  t.socket = new TableSocket({
-    table: tableId,
-    token: app.session.token,
-    onMessage: (msg) => {
-      if (msg.type === 'error') {
-        // An error outside an action: `bad_token`, `not_seated`, `table_closed`, … shown as is.
-        showError(msg);
-        if (msg.code === 'not_seated' || msg.code === 'table_closed' || msg.code === 'escaped') {
-          // No seat here any more (the match ended, the table is gone, or this player escaped
-          // and the bot plays the seat to the end): back to the lobby.
-          setSeat(null);
-          leaveTable(false);
-          location.hash = '#/lobby';
-        }
-        return;
-      }
-      applyMessage(t.model, msg);
-      if (msg.type === 'table_closed' && typeof msg.seq === 'number') setSeat(null);
-      scheduleRender();
-    },
-    onStatus: (status, detail) => {
-      t.status = status;
-      t.statusDetail = detail ?? null;
-      scheduleRender();
-    },
+  const connection = new TableConnection({
+    url: api.http.tableUrl(tableId),
+    token: () => app.session?.token ?? null,
   });
+  const t = {
+    id: tableId,
+    connection,
+    status: 'connecting',
+    statusDetail: null,
+    lastRetryDelay: null,
+    pinger: null,
+    // What the page keeps beside the table: the `seq` of the message that brought the prompt
+    // (`promptSeq`) and of the one an action was sent for (`sending`), the swap picks
+    // (indices into the own tiles) and the hand whose settlement the player closed.
+    ui: { promptSeq: null, sending: null, swapPick: [], closedSettlement: null, clockSkewMs: app.clockSkewMs },
+  };
+  connection.on('state', (state, frame) => {
+    if (frame.type === 'prompt' || frame.type === 'snapshot') t.ui.promptSeq = frame.seq;
+    if (frame.type === 'table_closed') setSeat(null);
+    scheduleRender();
+  });
+  connection.on('error', (err) => {
+    // An error outside an action: `bad_token`, `not_seated`, `table_closed`, … shown as is.
+    showError(err);
+    if (GONE.includes(err.code)) {
+      // No seat here any more (the match ended, the table is gone, or this player escaped
+      // and the bot plays the seat to the end): back to the lobby.
+      setSeat(null);
+      leaveTable(false);
+      location.hash = '#/lobby';
+    }
+  });
+  connection.on('status', (status) => {
+    t.status = status.kind === 'closed' ? 'stopped' : status.kind;
+    t.statusDetail = status.kind === 'reconnecting' ? status.inMs : status.kind === 'closed' ? status.reason : null;
+    if (status.kind === 'reconnecting') t.lastRetryDelay = status.inMs;
+    scheduleRender();
+  });
+  // A connection the browser has not noticed is dead: no `pong` in time drops it.
+  t.pinger = setInterval(() => {
+    if (!connection.isOpen) return;
+    const late = setTimeout(() => connection.dropConnection(), PONG_WITHIN_MS);
+    connection.ping().then(() => clearTimeout(late), () => clearTimeout(late));
+  }, PING_EVERY_MS);
   app.table = t;
-  t.socket.start();
+  connection.connect();
   return t;
 }
 
-/** Closes the current table's socket; `leave` also sends `leave` (an escape mid-hand). */
+/** Closes the current table's connection; `leave` also sends `leave` (an escape mid-hand). */
 function leaveTable(leave) {
   if (!app.table) return;
-  if (leave) app.table.socket.leave();
-  else app.table.socket.close();
+  clearInterval(app.table.pinger);
+  if (leave) app.table.connection.leave();
+  else app.table.connection.close();
   app.table = null;
+}
+
+/** An action failed: a prompt that timed out meanwhile is answered by the bot, and a table
+ * moving to another server sends a snapshot that asks again: neither is worth an alarm. */
+function actFailed(err) {
+  if (!['connection_lost', 'not_connected', 'moving'].includes(err.code)) showError(err);
 }
 
 function act(action) {
   const t = app.table;
-  if (!t || !t.model.prompt) return;
-  const prompt = t.model.prompt;
-  prompt.sending = true;
+  if (!t?.connection.state.prompt) return;
+  const prompt = t.ui.promptSeq;
+  t.ui.sending = prompt;
   scheduleRender();
-  t.socket.act(action).then(
-    () => {
-      // Accepted. The prompt is over unless a newer one replaced it meanwhile.
-      if (t.model.prompt === prompt) t.model.prompt = null;
-      scheduleRender();
-    },
+  t.connection.act(action).then(
+    () => scheduleRender(),
     (err) => {
-      if (t.model.prompt === prompt) prompt.sending = false;
-      // A prompt that timed out meanwhile is answered by the bot, and a table moving to
-      // another server sends a snapshot that asks again: neither is worth an alarm.
-      if (err.code !== 'disconnected' && err.code !== 'moving') showError(err);
+      if (t.ui.sending === prompt) t.ui.sending = null;
+      actFailed(err);
       scheduleRender();
     },
   );
@@ -178,13 +204,15 @@ function act(action) {
  */
 async function actAll(actions) {
   const t = app.table;
-  if (!t || !t.model.prompt) return;
-  t.model.prompt.sending = true;
+  if (!t?.connection.state.prompt) return;
+  const prompt = t.ui.promptSeq;
+  t.ui.sending = prompt;
   scheduleRender();
   try {
-    for (const action of actions) await t.socket.act(action);
+    for (const action of actions) await t.connection.act(action);
   } catch (err) {
-    if (err.code !== 'disconnected' && err.code !== 'moving') showError(err);
+    if (t.ui.sending === prompt) t.ui.sending = null;
+    actFailed(err);
   }
   scheduleRender();
 }
@@ -199,16 +227,31 @@ function scheduleRender() {
     const t = app.table;
     const root = document.getElementById('table-root');
     if (!t || !root) return;
+    const state = t.connection.state;
+    try {
+      drawTable(t, root, state);
+      app.renderError = null;
+    } catch (err) {
+      // A table the page cannot draw is a bug: said once, with what failed, not left stale.
+      if (app.renderError?.message !== err.message) showError(`The table could not be drawn: ${err.message}`);
+      app.renderError = err;
+      console.error(err);
+    }
+  });
+}
+
+function drawTable(t, root, state) {
     renderTable(root, {
-      model: t.model,
+      state,
+      ui: t.ui,
       status: t.status,
       statusDetail: t.statusDetail,
-      code: t.model.code ?? (app.seat?.table === t.id ? app.seat.code : null),
+      code: state.code ?? (app.seat?.table === t.id ? app.seat.code : null),
       onAct: act,
       onActAll: actAll,
       onRender: scheduleRender,
       onCloseSettlement: () => {
-        t.model.settlement = null;
+        t.ui.closedSettlement = state.lastHand?.handNo ?? null;
         scheduleRender();
       },
       onLobby: () => {
@@ -216,12 +259,11 @@ function scheduleRender() {
         location.hash = '#/lobby';
       },
     });
-  });
 }
 
 setInterval(() => {
   const root = document.getElementById('table-root');
-  if (app.table && root) updateCountdown(root, app.table.model);
+  if (app.table && root) updateCountdown(root, app.table.connection.state, app.table.ui);
 }, 250);
 
 function showTable(tableId) {
@@ -230,7 +272,8 @@ function showTable(tableId) {
     class: 'small danger',
     dataset: { action: 'leave' },
     onclick: () => {
-      const midHand = app.table?.model.hand && !app.table.model.hand.over;
+      const hand = app.table?.connection.state.hand;
+      const midHand = hand && !hand.over;
       const question = midHand
         ? 'Leave the table? During a hand this is an escape: the bot finishes it for you and the ruleset’s penalty applies.'
         : 'Leave the table?';
@@ -306,7 +349,7 @@ async function measureSkew() {
     if (Number.isNaN(date)) return;
     const skew = date + 500 - (started + Date.now()) / 2;
     app.clockSkewMs = Math.abs(skew) > 1500 ? Math.round(skew) : 0;
-    if (app.table) app.table.model.clockSkewMs = app.clockSkewMs;
+    if (app.table) app.table.ui.clockSkewMs = app.clockSkewMs;
   } catch {
     // No correction.
   }
@@ -329,6 +372,7 @@ async function start() {
   }
   renderHeader();
   measureSkew();
+  checkFont();
   window.addEventListener('hashchange', route);
   route();
 }
@@ -337,10 +381,11 @@ async function start() {
 // failure would (the socket must reconnect and resume by itself).
 window.mahjong = {
   app,
-  dropConnection: () => app.table?.socket.drop(),
-  lastSeq: () => app.table?.socket.lastSeq ?? null,
-  connections: () => app.table?.socket.opens ?? 0,
-  lastRetryDelay: () => app.table?.socket.lastRetryDelay ?? null,
+  state: () => app.table?.connection.state ?? null,
+  dropConnection: () => app.table?.connection.dropConnection(),
+  lastSeq: () => app.table?.connection.lastSeq ?? null,
+  connections: () => app.table?.connection.connections ?? 0,
+  lastRetryDelay: () => app.table?.lastRetryDelay ?? null,
 };
 
 start();

@@ -1,203 +1,173 @@
-// A finished hand, step by step, from `GET /api/tables/{table}/hands/{n}`.
-//
-// The hand's `record` is its replay record (crates/engine/src/record.rs): ruleset, options,
-// seed, dealer and every accepted action as `[seat, action]`. The engine draws the tiles, so
-// the record holds no draws: a browser without the engine can rebuild the public side of the
-// hand (discards, claims, melds, 定缺, wins) but not the concealed hands, which the stored
-// settlement shows at the end. The seed in `record.seed` is larger than 2^53 and loses digits
-// in JSON.parse; the hand's `seed` field is the exact decimal string.
+// A finished hand, step by step, from `GET /api/tables/{table}/hands/{n}/stream`: the hand as
+// its stream of messages, every seat's own events included. The SDK's reducer plays it once per
+// seat (`replaySteps`), so every hand shows at every step with no rules in the page; the public
+// side (rivers, melds, wins) is the same in each seat's view.
 
+import { replaySteps } from '/sdk/index.js';
 import * as api from './api.js';
-import { el, replace, signed } from './dom.js';
-import { settlementBody, seatWind } from './table.js';
-import { SUIT_NAMES, tileElement, tileName } from './tiles.js';
-
-const CLAIMS = ['win', 'pung', 'exposed_kong', 'chow', 'pass'];
-// Rulesets where one discard may make several winners (一炮多响); elsewhere the first in turn
-// order after the discarder wins alone (head bump), as `Rules::multi_win` decides.
-const HEAD_BUMP = ['guobiao', 'guobiao-house'];
-
-function emptySeat() {
-  return { discards: [], melds: [], void: null, won: null, said: null };
-}
+import { el, replace } from './dom.js';
+import { meldElement, seatWind } from './seats.js';
+import { settlementBody } from './settlement.js';
+import { SUIT_NAMES, sortTiles, tileElement, tileName } from './tiles.js';
 
 function runOf(low) {
   const rank = Number(low[0]);
   return [0, 1, 2].map((k) => `${rank + k}${low[1]}`);
 }
 
-/**
- * The public state after the first `upto` actions of `record`, for a table of `n` seats. A
- * claim window (the answers after a discard or an added kong) is resolved by priority each
- * time: win over pung and kong over chow, as the engine does.
- */
-export function stateAt(record, n, upto) {
-  const seats = Array.from({ length: n }, emptySeat);
-  const multiWin = !HEAD_BUMP.includes(record.ruleset);
-  let window = null; // {from, tile, kind: 'discard' | 'kong', answers: [[seat, action]]}
-  let last = null;
-  const resolve = () => {
-    if (!window) return;
-    const order = Array.from({ length: n - 1 }, (_, i) => (window.from + 1 + i) % n);
-    const answer = (s) => window.answers.find(([seat]) => seat === s)?.[1];
-    let winners = order.filter((s) => answer(s)?.type === 'win');
-    if (winners.length) {
-      if (!multiWin) winners = winners.slice(0, 1);
-      for (const s of winners) seats[s].won = { tile: window.tile, from: window.from };
-      takeOffered(seats[window.from], window);
-    } else {
-      const meld = order.map((s) => [s, answer(s)]).find(([, a]) => a?.type === 'pung' || a?.type === 'exposed_kong')
-        ?? order.map((s) => [s, answer(s)]).find(([, a]) => a?.type === 'chow');
-      if (meld && window.kind === 'discard') {
-        const [s, a] = meld;
-        const tiles = a.type === 'chow' ? runOf(a.low) : Array(a.type === 'pung' ? 3 : 4).fill(window.tile);
-        seats[s].melds.push({ shape: a.type, tiles, from: window.from, claimed: window.tile });
-        takeOffered(seats[window.from], window);
-      }
-    }
-  };
-  const actions = record.actions ?? [];
-  for (let i = 0; i < Math.min(upto, actions.length); i++) {
-    const [seat, a] = actions[i];
-    const p = seats[seat];
-    if (!p) continue;
-    last = [seat, a];
-    if (CLAIMS.includes(a.type) && window) {
-      window.answers = window.answers.filter(([s]) => s !== seat);
-      window.answers.push([seat, a]);
-      p.said = a.type;
-      continue;
-    }
-    // Any other action closes the window before it.
-    resolve();
-    window = null;
-    for (const q of seats) q.said = null;
-    switch (a.type) {
-      case 'declare_void':
-        p.void = a.suit;
-        break;
-      case 'discard':
-        p.discards.push({ tile: a.tile, claimed: false });
-        window = { from: seat, tile: a.tile, kind: 'discard', answers: [] };
-        break;
-      case 'concealed_kong':
-        p.melds.push({ shape: 'concealed_kong', tiles: Array(4).fill(a.tile) });
-        // Where the rules let 一条龙 rob a concealed kong, its answers are a window too.
-        window = { from: seat, tile: a.tile, kind: 'concealed', answers: [] };
-        break;
-      case 'added_kong': {
-        const m = p.melds.find((x) => x.shape === 'pung' && x.tiles[0] === a.tile);
-        if (m) {
-          m.shape = 'added_kong';
-          m.tiles = Array(4).fill(a.tile);
-        }
-        // The kong may be robbed: its answers are a window of their own.
-        window = { from: seat, tile: a.tile, kind: 'kong', answers: [] };
-        break;
-      }
-      case 'self_draw_win':
-        p.won = { tile: null, from: null };
-        break;
-      default:
-        break;
-    }
-  }
-  // The window still open at this step shows its answers so far.
-  resolve();
-  return { seats, last };
-}
-
-function takeOffered(from, window) {
-  if (window.kind === 'discard') {
-    const d = from.discards[from.discards.length - 1];
-    if (d && d.tile === window.tile) d.claimed = true;
-  } else if (window.kind === 'concealed') {
-    // A robbed concealed kong was never laid down.
-    const i = from.melds.findIndex((x) => x.shape === 'concealed_kong' && x.tiles[0] === window.tile);
-    if (i >= 0) from.melds.splice(i, 1);
-  } else {
-    // A robbed kong stays a pung.
-    const m = from.melds.find((x) => x.shape === 'added_kong' && x.tiles[0] === window.tile);
-    if (m) {
-      m.shape = 'pung';
-      m.tiles = m.tiles.slice(0, 3);
-    }
-  }
-}
-
-const VERBS = {
-  declare_void: (a) => `gives up ${SUIT_NAMES[a.suit] ?? a.suit} (定缺)`,
-  discard: (a) => `discards ${tileName(a.tile)}`,
-  self_draw_win: () => 'wins on its own draw (自摸)',
-  concealed_kong: (a) => `declares a concealed kong of ${tileName(a.tile)}`,
-  added_kong: (a) => `adds ${tileName(a.tile)} to a pung`,
-  win: () => 'wins on the tile (和)',
-  pung: () => 'claims a pung (碰)',
-  exposed_kong: () => 'claims a kong (杠)',
-  chow: (a) => `claims a chow (吃) ${runOf(a.low).map(tileName).join(' ')}`,
-  pass: () => 'passes',
-  draw_last: () => 'draws the last tile (海底)',
-  decline_last: () => 'declines the last tile: the hand is drawn (荒庄)',
-  declare_ready: (a) => `discards ${tileName(a.tile)} and declares ready (报听)`,
-  // Shown only after the hand, when every hand is shown anyway.
-  swap_mark: (a) => `marks ${tileName(a.tile)} to swap (换牌)`,
-  swap_done: () => 'finishes its swap (换牌)',
+const MELDS = {
+  chow: '吃 chows',
+  pung: '碰 pungs',
+  exposed_kong: '杠 kongs',
+  concealed_kong: '暗杠 declares a concealed kong of',
+  added_kong: '加杠 adds to a pung',
 };
 
-/** Describes one action for people. */
-export function describe(action) {
-  return (VERBS[action?.type] ?? (() => action?.type ?? '?'))(action);
+/** One event of the stream in words, or null for one not worth a step's label. */
+function describeEvent(e, name) {
+  const who = (s) => name(s);
+  switch (e.kind) {
+    case 'hand_started':
+      return `The hand starts: ${who(e.dealer)} deals (dice ${e.dice.join(' + ')})`;
+    case 'dealt':
+      return `${who(e.seat)} is dealt ${e.tiles.length} tiles`;
+    case 'drew':
+      return `${who(e.seat)} draws ${e.tile ? tileName(e.tile) : 'a tile'}${e.replacement ? ' (replacement)' : ''}`;
+    case 'discarded':
+      return `${who(e.seat)} discards ${tileName(e.tile)}`;
+    case 'flower_replaced':
+      return `${who(e.seat)} sets aside the flower ${tileName(e.flower)}`;
+    case 'melded': {
+      const m = e.meld;
+      if (m.kind === 'hidden_kong') return `${who(e.seat)} declares a concealed kong`;
+      const tiles = m.shape === 'chow' ? m.tiles.map(tileName).join(' ') : tileName(m.tiles[0]);
+      return `${who(e.seat)} ${MELDS[m.shape] ?? m.shape} ${tiles}`;
+    }
+    case 'kong_offered':
+      return `${who(e.seat)} declares a kong${e.tile ? ` of ${tileName(e.tile)}` : ''} — it may be robbed`;
+    case 'won':
+      return e.win.from === null || e.win.from === undefined
+        ? `${who(e.win.seat)} wins on its own draw (自摸) with ${tileName(e.win.tile)}`
+        : `${who(e.win.seat)} wins on ${tileName(e.win.tile)} from ${who(e.win.from)} (和)`;
+    case 'passed':
+      return `${who(e.seat)} passes`;
+    case 'claim_entered':
+      return `${who(e.seat)} claims`;
+    case 'void_chosen':
+      return `${who(e.seat)} gives up ${SUIT_NAMES[e.suit] ?? e.suit} (定缺)`;
+    case 'voids_revealed':
+      return '定缺 revealed';
+    case 'swap_marked':
+      return `${who(e.seat)} marks ${tileName(e.tile)} to swap (换牌)`;
+    case 'swapped':
+      return `${who(e.seat)} swaps ${e.out.map(tileName).join(' ')} for ${e.received.map(tileName).join(' ')}`;
+    case 'wild_turned':
+      return `The wild is ${tileName(e.wild)} (百搭)`;
+    case 'bonus_turned':
+      return `Bonus tile ${tileName(e.tile)} turned up (花牌)`;
+    case 'ready_declared':
+      return `${who(e.seat)} declares ready (报听)`;
+    case 'seabed_started':
+      return `海底捞月: ${who(e.seat)} draws from the tiles set aside`;
+    case 'last_offered':
+      return `${who(e.seat)} is offered the last tile (海底)`;
+    case 'last_declined':
+      return `${who(e.seat)} declines the last tile: the hand is drawn (荒庄)`;
+    case 'hand_ended':
+      return e.exhausted ? 'The hand ends: the wall ran out (荒庄)' : 'The hand ends';
+    default:
+      return e.kind;
+  }
 }
 
-/** The replay view. */
+/** One message of the stream in words. */
+function describe(frame, name) {
+  if (frame.type === 'event') return describeEvent(frame.event, name);
+  if (frame.type === 'hand_starting') return 'The hand is about to be dealt';
+  if (frame.type === 'hand_over') return 'Settlement';
+  return frame.type;
+}
+
+/** A seat at one step: its head, its concealed tiles (from its own view), melds and river. */
+function seatPanel(view, own, seat, stream, name, active) {
+  const h = view.hand;
+  const n = stream.seats.length;
+  const p = h?.players[seat];
+  const tiles = own.hand?.hand ?? [];
+  return el('section', { class: ['seat-panel', active && 'turn'], dataset: { testid: 'replay-seat', seat } },
+    el('div', { class: 'seat-head' },
+      h ? el('span', { class: ['wind', seat === h.dealer && 'dealer'] }, seatWind(seat, h.dealer, n)) : null,
+      el('span', { class: 'name' }, name(seat)),
+      p?.void ? el('span', { class: 'chip void' }, `缺${SUIT_NAMES[p.void] ?? p.void}`) : null,
+      p?.won ? el('span', { class: 'chip won' }, `和 ${tileName(p.won.tile)}`) : null,
+      el('span', { class: 'score' }, String(view.scores[seat] ?? 0))),
+    el('div', { class: 'seat-row', dataset: { testid: 'replay-hand' } },
+      sortTiles(tiles).map((t) => tileElement(t, { size: 'small', wild: h?.wild })),
+      p?.melds.length ? el('span', { class: 'melds' }, p.melds.map((m) => meldElement(m, { wild: h?.wild, name }))) : null,
+      p?.flowers.length ? el('span', { class: 'flowers' }, p.flowers.map((f) => tileElement(f, { size: 'small' }))) : null),
+    el('div', { class: 'river' }, (p?.river ?? []).map((d, i) => tileElement(d.tile, {
+      size: 'river',
+      classes: [d.claimed && 'claimed', h.lastDiscard === seat && i === p.river.length - 1 && !d.claimed && 'latest'].filter(Boolean),
+    }))));
+}
+
+/** A step's table; after `hand_over` (no hand in play) the hand as it ended. */
+function shown(state) {
+  return state.hand || !state.lastHand ? state : { ...state, hand: state.lastHand.hand };
+}
+
+/** The seat an event is about, to mark it at that step. */
+function actor(frame) {
+  const e = frame.type === 'event' ? frame.event : null;
+  if (!e) return null;
+  return e.kind === 'won' ? e.win.seat : e.seat ?? null;
+}
+
+/** The replay view: it opens at the first step, the players named. */
 export async function renderReplay(root, { table, handNo, session, onError }) {
   replace(root, el('div', { class: 'card wide' }, el('p', { class: 'muted' }, 'Loading the hand…')));
-  let hand;
+  let stream;
   try {
-    hand = await api.hand(table, handNo);
+    stream = await api.handStream(table, handNo);
   } catch (err) {
     onError(err);
     replace(root, el('div', { class: 'card wide' }, el('p', {}, `This hand cannot be shown: ${err.message}`)));
     return;
   }
-  const record = hand.record ?? { actions: [] };
-  const n = hand.seats?.length || 4;
-  const total = record.actions?.length ?? 0;
-  // The hand lists player ids (no names): the viewer, another player, or a bot.
+  const n = stream.seats.length;
+  // Each seat's view of every step: its own tiles come from its own view.
+  const views = Array.from({ length: n }, (_, seat) => replaySteps(stream, seat));
+  const total = stream.frames.length;
   const name = (s) => {
-    const p = hand.seats?.[s]?.player;
-    return p === session?.player ? 'You' : p ? `Player …${p.slice(-6)}` : 'Bot';
+    const seat = stream.seats[s];
+    if (!seat) return `Seat ${s + 1}`;
+    const you = seat.player && seat.player === session?.player ? ' (you)' : '';
+    return `${seat.name}${you}`;
   };
-  const who = (s) => `${seatWind(s, hand.dealer, n)} · ${name(s)}`;
-  let step = total;
+  const label = await api.rulesetLabel(stream.ruleset);
+  let step = 0;
   let timer = null;
 
   const board = el('div', { class: 'replay-board', dataset: { testid: 'replay-board' } });
-  const label = el('div', { class: 'replay-step', dataset: { testid: 'replay-step' } });
+  const caption = el('div', { class: 'replay-step', dataset: { testid: 'replay-step' } });
   const slider = el('input', { type: 'range', min: 0, max: total, value: step, 'aria-label': 'step' });
   const settlement = el('div', { class: 'replay-settlement' });
 
   const draw = () => {
-    const { seats, last } = stateAt(record, n, step);
+    const view = shown(views[0][step]);
+    const frame = step > 0 ? stream.frames[step - 1] : null;
     slider.value = String(step);
-    label.textContent = step === 0
-      ? `Start — dealer ${who(hand.dealer)}`
-      : `Step ${step} / ${total}: ${who(last[0])} ${describe(last[1])}`;
-    replace(board, seats.map((p, s) => el('section', { class: ['seat-panel', last && last[0] === s && 'turn'] },
-      el('div', { class: 'seat-head' },
-        el('span', { class: ['wind', s === hand.dealer && 'dealer'] }, seatWind(s, hand.dealer, n)),
-        el('span', { class: 'name' }, name(s)),
-        p.void ? el('span', { class: 'chip void' }, `缺${SUIT_NAMES[p.void] ?? p.void}`) : null,
-        p.won ? el('span', { class: 'chip won' }, p.won.tile ? `和 ${tileName(p.won.tile)}` : '自摸') : null,
-        p.said ? el('span', { class: 'chip' }, p.said) : null,
-        step === total ? el('span', { class: 'score' }, signed(hand.seats?.[s]?.delta ?? 0)) : null),
-      p.melds.length ? el('div', { class: 'seat-row' }, el('span', { class: 'melds' }, p.melds.map((m) => el('span', { class: 'meld', title: m.shape },
-        m.tiles.map((t) => tileElement(t, { size: 'small' })))))) : null,
-      el('div', { class: 'river' }, p.discards.map((d) => tileElement(d.tile, { size: 'river', classes: d.claimed ? ['claimed'] : [] }))))));
-    if (step === total) {
-      replace(settlement, el('h3', {}, 'Settlement'), settlementBody({ settlement: hand.settlement, dealer: hand.dealer, seed: hand.seed }, {
-        players: n, name, me: null,
-      }));
+    caption.textContent = frame ? `Step ${step} / ${total}: ${describe(frame, name)}` : `Start — ${n} players, step 0 / ${total}`;
+    const acting = frame ? actor(frame) : null;
+    replace(board, stream.seats.map((_, seat) => seatPanel(view, shown(views[seat][step]), seat, stream, name, acting === seat)));
+    const last = views[0][step].lastHand;
+    if (step === total && last) {
+      replace(settlement, el('h3', {}, 'Settlement 结算'), settlementBody({
+        settlement: last.settlement,
+        scores: last.scores,
+        hand: last.hand,
+        seed: last.seed,
+      }, { players: n, name, me: null }));
     } else {
       replace(settlement);
     }
@@ -238,9 +208,9 @@ export async function renderReplay(root, { table, handNo, session, onError }) {
     el('button', { type: 'button', onclick: () => go(total), 'aria-label': 'last step' }, '»'),
     slider);
   replace(root, el('div', { class: 'card wide replay' },
-    el('h2', {}, `Replay: ${hand.ruleset}, hand ${hand.hand_no + 1} (${hand.ending})`),
-    el('p', { class: 'muted' }, 'The record holds every decision but not the draws, which the engine makes from the seed: concealed hands are not shown here.'),
-    controls, label, board, settlement,
-    el('p', {}, el('a', { href: `#/hands/${hand.table}` }, 'All hands of this table'))));
+    el('h2', {}, `Replay: ${label}, hand ${stream.hand_no + 1}`),
+    el('p', { class: 'muted' }, stream.seats.map((_, s) => name(s)).join(' · ')),
+    controls, caption, board, settlement,
+    el('p', {}, el('a', { href: `#/hands/${stream.table}` }, 'All hands of this table'))));
   draw();
 }

@@ -3,10 +3,14 @@
 // Tiles arrive on the wire in the project notation (proto/README.md, docs/RULES.md):
 // `1m`–`9m` 万 characters, `1p`–`9p` 筒 dots, `1s`–`9s` 条 bamboo, `1z`–`7z` the honors
 // (East 东, South 南, West 西, North 北, White 白, Green 发, Red 中) and `1f`–`8f` the flowers
-// (春 夏 秋 冬 梅 兰 竹 菊). The letters `E S W N` and `C F P` are read as honors too.
+// (春 夏 秋 冬 梅 兰 竹 菊). The letters `E S W N` and `C F P` are read as honors too. Order and
+// names are the SDK's (`tileOrder`, `tileName`); the faces are the page's own. Every face
+// carries a Latin index in its corner, as tiles sold abroad do, so that it reads without a
+// Chinese font.
 
-/** Suit letters in the order a hand is sorted. */
-const SUIT_ORDER = { m: 0, p: 1, s: 2, z: 3, f: 4 };
+import { tileName as sdkTileName, tileOrder } from '/sdk/index.js';
+
+export { tileOrder };
 
 /** Names of the numbered suits, for labels and buttons. */
 export const SUIT_NAMES = { m: '万', p: '筒', s: '条' };
@@ -14,7 +18,8 @@ export const SUIT_NAMES = { m: '万', p: '筒', s: '条' };
 const LETTER_HONORS = { E: '1z', S: '2z', W: '3z', N: '4z', P: '5z', F: '6z', C: '7z' };
 const NUMERALS = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
 const HONORS = ['東', '南', '西', '北', '白', '發', '中'];
-const HONOR_NAMES = ['East', 'South', 'West', 'North', 'White', 'Green', 'Red'];
+/** The honours' corner indices: the winds' initials, and C(hung), F(at) for red and green. */
+const HONOR_INDEX = ['E', 'S', 'W', 'N', 'P', 'F', 'C'];
 const FLOWERS = ['春', '夏', '秋', '冬', '梅', '蘭', '竹', '菊'];
 const WIND_CHARS = ['东', '南', '西', '北'];
 
@@ -43,12 +48,6 @@ export function suitOf(code) {
   return parseTile(code)?.suit ?? '';
 }
 
-/** A number that sorts tiles as players arrange them: 万, 筒, 条, honors, flowers. */
-export function tileOrder(code) {
-  const t = parseTile(code);
-  return t ? SUIT_ORDER[t.suit] * 10 + t.rank : 99;
-}
-
 /**
  * Sorts tiles in place order; with `voidSuit` (定缺) the tiles of that suit go last, where
  * the player will throw them first.
@@ -65,13 +64,12 @@ export function windChar(codeOrIndex) {
   return t && t.suit === 'z' && t.rank <= 4 ? WIND_CHARS[t.rank - 1] : '?';
 }
 
-/** A short human name: "5 万", "东", "春". */
+/** A tile's name in Chinese and English: "五万 5 Characters", "东 East". */
 export function tileName(code) {
   const t = parseTile(code);
   if (!t) return String(code);
-  if (t.suit === 'z') return `${HONORS[t.rank - 1]} (${HONOR_NAMES[t.rank - 1]})`;
-  if (t.suit === 'f') return FLOWERS[t.rank - 1];
-  return `${t.rank} ${SUIT_NAMES[t.suit]}`;
+  const { zh, en } = sdkTileName(t.code);
+  return `${zh} ${en}`;
 }
 
 // ---- SVG faces ----
@@ -139,7 +137,7 @@ function faceBody(t) {
           `<rect x="19" y="21" width="22" height="38" rx="2" fill="none" stroke="${BLUE}" stroke-width="1.5"/>`;
       }
       const color = t.rank === 6 ? GREEN : t.rank === 7 ? RED : INK;
-      return text(30, 41, 36, color, HONORS[t.rank - 1]);
+      return text(30, 41, 36, color, HONORS[t.rank - 1]) + text(8, 8, 10, BLUE, HONOR_INDEX[t.rank - 1], 600);
     }
     case 'f': {
       const color = t.rank <= 4 ? GREEN : RED;

@@ -29,6 +29,8 @@ type Args<K extends Op> = {
     params?: Operations[K]['params'];
     query?: Operations[K]['query'];
     body?: Operations[K]['body'];
+    /** Aborts the request (a quick match's long wait, a page left): the fetch's own AbortError is thrown. */
+    signal?: AbortSignal;
 };
 /** A client of one server's HTTP API. */
 export declare class HttpClient {
@@ -49,7 +51,8 @@ export declare class HttpClient {
     createRoom(room: Operations['create_room']['body']): Promise<Operations['create_room']['answer']>;
     joinByCode(code: string): Promise<Operations['join_by_code']['answer']>;
     rooms(): Promise<Operations['list_rooms']['answer']>;
-    quickMatch(ruleset: Operations['quickmatch']['body']['ruleset']): Promise<Operations['quickmatch']['answer']>;
+    /** Waits (a long poll) until seated; `signal` stops waiting here. */
+    quickMatch(ruleset: Operations['quickmatch']['body']['ruleset'], signal?: AbortSignal): Promise<Operations['quickmatch']['answer']>;
     tableHands(table: string): Promise<Operations['table_hands']['answer']>;
     hand(table: string, hand: number): Promise<Operations['hand_replay']['answer']>;
     /** A finished hand as a stream of messages, every seat's own events included (see `replaySteps`). */

@@ -20,7 +20,7 @@ export class ApiError extends Error {
     constructor(status, code, message, 
     /** `Retry-After` in seconds, on 429. */
     retryAfter = null) {
-        super(`${status} ${code}: ${message}`);
+        super(message);
         this.status = status;
         this.code = code;
         this.retryAfter = retryAfter;
@@ -59,9 +59,11 @@ export class HttpClient {
         }
         let response;
         try {
-            response = await this.fetchFn(url, { method, headers, body });
+            response = await this.fetchFn(url, { method, headers, body, signal: args.signal });
         }
         catch (e) {
+            if (args.signal?.aborted)
+                throw e;
             throw new ApiError(0, 'network', e instanceof Error ? e.message : String(e));
         }
         const text = await response.text();
@@ -114,8 +116,9 @@ export class HttpClient {
     rooms() {
         return this.call('list_rooms');
     }
-    quickMatch(ruleset) {
-        return this.call('quickmatch', { body: { ruleset } });
+    /** Waits (a long poll) until seated; `signal` stops waiting here. */
+    quickMatch(ruleset, signal) {
+        return this.call('quickmatch', { body: { ruleset }, signal });
     }
     tableHands(table) {
         return this.call('table_hands', { params: { table } });

@@ -30,7 +30,7 @@ export class ApiError extends Error {
     /** `Retry-After` in seconds, on 429. */
     readonly retryAfter: number | null = null,
   ) {
-    super(`${status} ${code}: ${message}`);
+    super(message);
     this.name = 'ApiError';
   }
 }
@@ -49,6 +49,8 @@ type Args<K extends Op> = {
   params?: Operations[K]['params'];
   query?: Operations[K]['query'];
   body?: Operations[K]['body'];
+  /** Aborts the request (a quick match's long wait, a page left): the fetch's own AbortError is thrown. */
+  signal?: AbortSignal;
 };
 
 /** A client of one server's HTTP API. */
@@ -82,8 +84,9 @@ export class HttpClient {
     }
     let response: Response;
     try {
-      response = await this.fetchFn(url, { method, headers, body });
+      response = await this.fetchFn(url, { method, headers, body, signal: args.signal });
     } catch (e) {
+      if (args.signal?.aborted) throw e;
       throw new ApiError(0, 'network', e instanceof Error ? e.message : String(e));
     }
     const text = await response.text();
@@ -143,8 +146,12 @@ export class HttpClient {
     return this.call('list_rooms');
   }
 
-  quickMatch(ruleset: Operations['quickmatch']['body']['ruleset']): Promise<Operations['quickmatch']['answer']> {
-    return this.call('quickmatch', { body: { ruleset } });
+  /** Waits (a long poll) until seated; `signal` stops waiting here. */
+  quickMatch(
+    ruleset: Operations['quickmatch']['body']['ruleset'],
+    signal?: AbortSignal,
+  ): Promise<Operations['quickmatch']['answer']> {
+    return this.call('quickmatch', { body: { ruleset }, signal });
   }
 
   tableHands(table: string): Promise<Operations['table_hands']['answer']> {

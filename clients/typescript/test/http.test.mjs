@@ -34,7 +34,15 @@ test('the HTTP client: sessions, rooms, typed errors', { timeout: 120_000 }, asy
       http.createRoom({ ruleset: 'sichuan', options: {}, bots: [], action_seconds: 1 }),
       (e) => e instanceof ApiError && e.status === 400 && e.code === 'bad_request',
     );
-    await assert.rejects(http.joinByCode('NOSUCH'), (e) => e instanceof ApiError && e.status === 404 && e.code === 'not_found');
+    await assert.rejects(
+      http.joinByCode('NOSUCH'),
+      (e) => e instanceof ApiError && e.status === 404 && e.code === 'not_found' && !e.message.includes('not_found'),
+    );
+    // A quick match stops waiting when its signal aborts: the fetch's own AbortError, not an ApiError.
+    const waiting = new AbortController();
+    const match = http.quickMatch('sichuan', waiting.signal);
+    setTimeout(() => waiting.abort(), 50);
+    await assert.rejects(match, (e) => e.name === 'AbortError' && !(e instanceof ApiError));
     await assert.rejects(
       http.call('history', { params: { player: me.player }, query: { limit: 0 } }),
       (e) => e instanceof ApiError && e.status === 400,

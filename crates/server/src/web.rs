@@ -33,10 +33,11 @@ struct Sdk;
 
 const HTML: &str = "text/html; charset=utf-8";
 
-/// What the page may load: its own scripts, styles and images, and connections (HTTP and
-/// WebSocket) to this server; nothing from elsewhere, no plugins, no framing.
+/// What the page may load: its own scripts, styles, images and app manifest (it installs as
+/// an app on a phone), and connections (HTTP and WebSocket) to this server; nothing from
+/// elsewhere, no plugins, no framing.
 const POLICY: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
-     connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+     manifest-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /// The client's routes, one per file (`/` is `index.html`): only the client's own paths are
 /// routed here, so an unknown path still finds the API's 404.
@@ -172,6 +173,8 @@ mod tests {
                 Some("css") => "text/css; charset=utf-8",
                 Some("js") => "text/javascript; charset=utf-8",
                 Some("svg") => "image/svg+xml",
+                Some("png") => "image/png",
+                Some("webmanifest") => "application/manifest+json",
                 other => panic!("web/{rel}: no content type expected for {other:?}"),
             };
             assert_eq!(served.content_type, expected, "web/{rel}");

@@ -1,9 +1,12 @@
 //! The web client in a real browser: headless Chromium (Debian's `chromium`, or `$CHROMIUM`)
 //! driven over the DevTools protocol against a served page. Through the page only — DOM
 //! clicks, no API calls — it signs in as a guest, creates a room with three bots, drops the
-//! connection once (the page must reconnect and resume), plays a whole hand to the settlement
-//! screen and moves on to the next hand; screenshots of the lobby, the table (desktop and phone
-//! sized) and the settlement are saved under `target/artifacts/web/`.
+//! connection once (the page must reconnect and resume), reloads the page mid-hand (the hand,
+//! the drawn tile apart and the newest discard must come back as they were), and plays hands
+//! until a settlement shows an extra payment (刮风, 查叫 …), whose payer and payee it must name;
+//! the payments shown must add up to the deltas shown. Then the player's history page and the
+//! first hand's replay. Screenshots of the lobby, the table (desktop and phone sized), the
+//! settlement, the history and the replay are saved under `target/artifacts/web/`.
 //!
 //! Without Chromium the browser test prints a notice and passes, unless
 //! `MAHJONG_REQUIRE_BROWSER=1` (CI sets it).
@@ -21,7 +24,10 @@ use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 /// The whole browser test's time limit.
-const LIMIT: Duration = Duration::from_secs(120);
+const LIMIT: Duration = Duration::from_secs(420);
+
+/// Hands in the room: the test plays until a settlement has an extra payment, at most these.
+const HANDS: usize = 6;
 
 /// Where the screenshots go: `artifacts/web` under the target folder (`common::artifacts`).
 fn artifacts() -> PathBuf {
@@ -80,10 +86,15 @@ async fn a_guest_plays_a_hand_in_the_browser() {
     server.finish().await;
 }
 
-/// The page's visible text, shortened, for failure messages.
+/// The page's visible text, shortened, and what it holds of the table's prompt, for failure
+/// messages.
 async fn page_text(page: &mut cdp::Page) -> String {
     match page
-        .eval("document.body ? document.body.innerText : ''")
+        .eval(
+            r#"(document.body ? document.body.innerText.slice(-1500) : '') + '\n--- prompt: ' +
+               JSON.stringify({ prompt: window.mahjong?.state()?.prompt ?? null, ui: window.mahjong?.app.table?.ui ?? null,
+                                lastSeq: window.mahjong?.lastSeq() ?? null })"#,
+        )
         .await
     {
         Ok(Value::String(s)) => s.chars().take(3000).collect(),
@@ -195,12 +206,24 @@ async fn play(page: &mut cdp::Page, addr: SocketAddr) -> anyhow::Result<Vec<Path
     }
     let lobby = dir.join("lobby.png");
     page.screenshot(&lobby).await?;
+    // On a phone the create-room form fits the screen: nothing wider than the viewport.
+    page.set_viewport(390, 844, 2.0, true).await?;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let overflow = page
+        .eval("document.documentElement.scrollWidth - window.innerWidth")
+        .await?;
+    if overflow.as_i64().is_none_or(|o| o > 0) {
+        bail!("the lobby is wider than a phone's screen by {overflow} px");
+    }
+    let lobby_phone = dir.join("lobby-phone.png");
+    page.screenshot(&lobby_phone).await?;
+    page.set_viewport(1280, 860, 1.0, false).await?;
     page.eval(
         r#"(() => {
           const set = (sel, v) => { const e = document.querySelector(sel); e.value = v; e.dispatchEvent(new Event('change')); };
           set('[data-testid="create-ruleset"]', 'sichuan-xuezhan');
           for (const i of [1, 2, 3]) set(`[data-testid="bot-${i}"]`, 'basic');
-          set('[data-testid="hands"]', '2');
+          set('[data-testid="hands"]', '6');
           document.querySelector('[data-testid="create-room"]').click();
           return true;
         })()"#,
@@ -213,24 +236,80 @@ async fn play(page: &mut cdp::Page, addr: SocketAddr) -> anyhow::Result<Vec<Path
     )
     .await?;
 
-    // Play: answer every prompt until the settlement shows. At the first decision the
-    // connection is dropped: the page must reconnect, resume, and still offer the decision.
-    let mut discards = 0;
-    let mut table_shot = None;
-    let mut dropped = false;
+    // Play: answer every prompt until a settlement shows an extra payment. At the first
+    // decision the connection is dropped: the page must reconnect, resume, and still offer
+    // the decision; at a later discard the page is reloaded.
+    let mut progress = Progress::default();
+    let mut paths = vec![lobby, lobby_phone];
+    let mut extra = None;
+    for hand in 0..HANDS {
+        play_hand(page, &mut progress).await?;
+        if paths.len() == 2 {
+            // A hand can end before six discards of ours (a bot wins early): shoot the table
+            // behind the settlement then.
+            let shots = match progress.table_shot.take() {
+                Some(p) => p,
+                None => table_screenshots(page, &dir).await?,
+            };
+            paths.extend(shots);
+        }
+        let summary = check_settlement(page).await?;
+        if let Some(found) = summary {
+            extra = Some((hand, found));
+            break;
+        }
+        next_hand(page).await?;
+    }
+    if !progress.dropped {
+        bail!("the page never asked for a decision before the settlement");
+    }
+    if !progress.reloaded {
+        bail!("the page never offered a discard with a drawn tile to reload at");
+    }
+    let Some((hand, payment)) = extra else {
+        bail!("no settlement of {HANDS} hands showed an extra payment");
+    };
+    println!("hand {}: {payment}", hand + 1);
+    let settlement = dir.join("settlement.png");
+    page.screenshot(&settlement).await?;
+    paths.push(settlement);
+    next_hand(page).await?;
+    paths.extend(history_and_replay(page, &dir).await?);
+    Ok(paths)
+}
+
+/// What the play loop has done so far, across hands.
+#[derive(Default)]
+struct Progress {
+    discards: usize,
+    dropped: bool,
+    reloaded: bool,
+    table_shot: Option<Vec<PathBuf>>,
+}
+
+/// Answers every prompt of one hand until its settlement shows.
+async fn play_hand(page: &mut cdp::Page, progress: &mut Progress) -> anyhow::Result<()> {
+    let dir = artifacts();
     loop {
-        if !dropped && page.eval(OWES).await? == Value::Bool(true) {
+        if !progress.dropped && page.eval(OWES).await? == Value::Bool(true) {
             reconnect(page).await?;
-            dropped = true;
+            progress.dropped = true;
             wait_for(page, OWES, Duration::from_secs(5)).await?;
+        }
+        if !progress.reloaded
+            && progress.discards >= 3
+            && page.eval(HOLDS_DRAWN).await? == Value::Bool(true)
+        {
+            reload(page).await?;
+            progress.reloaded = true;
         }
         let did = page.eval(STEP).await?;
         match did.as_str() {
-            Some("settlement") => break,
+            Some("settlement") => return Ok(()),
             Some("discard") => {
-                discards += 1;
-                if discards == 5 && table_shot.is_none() {
-                    table_shot = Some(table_screenshots(page, &dir).await?);
+                progress.discards += 1;
+                if progress.discards == 5 && progress.table_shot.is_none() {
+                    progress.table_shot = Some(table_screenshots(page, &dir).await?);
                 }
             }
             Some(_) => {}
@@ -238,19 +317,56 @@ async fn play(page: &mut cdp::Page, addr: SocketAddr) -> anyhow::Result<Vec<Path
         }
         tokio::time::sleep(Duration::from_millis(120)).await;
     }
-    if !dropped {
-        bail!("the page never asked for a decision before the settlement");
-    }
-    let mut paths = match table_shot {
-        Some(p) => p,
-        // A hand can end before six discards of ours (a bot wins early): shoot the table
-        // behind the settlement then.
-        None => table_screenshots(page, &dir).await?,
-    };
-    paths.insert(0, lobby);
+}
 
-    // The settlement: a row per seat with its delta, fan lines for the winners, deltas that
-    // sum to zero.
+/// Whether it is the page's turn to discard with a drawn tile held apart.
+const HOLDS_DRAWN: &str = r#"!!document.querySelector('[data-testid="hand-tile"][data-drawn="true"][data-legal="true"]')"#;
+
+/// What the page shows of the hand: the own tiles in order, the drawn tile, the newest
+/// discard (its seat and tile) and every river.
+const HAND_VIEW: &str = r#"(() => {
+  const tiles = [...document.querySelectorAll('[data-testid="hand-tile"][data-drawn="false"]')].map((t) => t.dataset.tile);
+  const drawn = document.querySelector('[data-testid="hand-tile"][data-drawn="true"]')?.dataset.tile ?? null;
+  const latest = document.querySelector('[data-testid="latest-discard"]');
+  const rivers = [...document.querySelectorAll('[data-testid="river"]')]
+    .map((r) => r.dataset.seat + ':' + [...r.querySelectorAll('.tile')].map((t) => t.dataset.tile + (t.classList.contains('claimed') ? '*' : '')).join(','));
+  return JSON.stringify({ tiles, drawn, latest: latest ? [latest.closest('[data-testid="river"]').dataset.seat, latest.dataset.tile] : null, rivers });
+})()"#;
+
+/// Reloads the page at the player's discard: it must come back to the same table with the
+/// same tiles, the drawn tile still apart and the newest discard still marked.
+async fn reload(page: &mut cdp::Page) -> anyhow::Result<()> {
+    let before = page.eval(HAND_VIEW).await?;
+    // A mark on the old document: the new one has none.
+    page.eval("window.beforeReload = true").await?;
+    page.call("Page.reload", serde_json::json!({})).await?;
+    let until = Instant::now() + Duration::from_secs(15);
+    let back = format!("!window.beforeReload && {HOLDS_DRAWN}");
+    // While the page loads, an evaluation may find no document to run in: asked again.
+    while page.eval(&back).await.ok() != Some(Value::Bool(true)) {
+        if Instant::now() > until {
+            bail!(
+                "the page did not come back to its discard after a reload:\n{}",
+                page_text(page).await
+            );
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let after = page.eval(HAND_VIEW).await?;
+    if before != after {
+        bail!("the table came back otherwise after a reload:\nbefore {before}\nafter  {after}");
+    }
+    let view: Value = serde_json::from_str(after.as_str().unwrap_or("null"))?;
+    if view["drawn"].is_null() {
+        bail!("no drawn tile apart after the reload: {view}");
+    }
+    Ok(())
+}
+
+/// Reads the settlement: four rows whose deltas sum to zero, fan lines for the winners, and
+/// payments that add up, seat by seat, to the deltas shown. Returns the first extra payment's
+/// text when there is one (after checking that it names its payer and payee).
+async fn check_settlement(page: &mut cdp::Page) -> anyhow::Result<Option<String>> {
     let summary = page
         .eval(
             r#"(() => {
@@ -259,8 +375,14 @@ async fn play(page: &mut cdp::Page, addr: SocketAddr) -> anyhow::Result<Vec<Path
               return {
                 rows: rows.length,
                 deltas: rows.map((r) => num(r.querySelector('[data-testid="settle-delta"]').textContent)),
+                labels: rows.map((r) => r.querySelector('.wind').textContent + ' ' + r.querySelector('.name').textContent),
                 fanLines: rows.map((r) => r.querySelectorAll('[data-testid="fan-line"]').length),
                 noWin: rows.map((r) => !!r.querySelector('[data-testid="no-win"]')),
+                winHow: rows.map((r) => r.querySelector('[data-testid="win-how"]')?.textContent ?? null),
+                payments: [...document.querySelectorAll('[data-testid="payment"]')].map((p) => ({
+                  payer: Number(p.dataset.payer), payee: Number(p.dataset.payee), for: p.dataset.for,
+                  line: p.dataset.line, amount: Number(p.querySelector('.pay-amount').textContent), text: p.innerText,
+                })),
                 text: document.querySelector('[data-testid="settlement"]').innerText,
               };
             })()"#,
@@ -279,21 +401,69 @@ async fn play(page: &mut cdp::Page, addr: SocketAddr) -> anyhow::Result<Vec<Path
     }
     let fan_lines = summary["fanLines"].as_array().cloned().unwrap_or_default();
     let no_win = summary["noWin"].as_array().cloned().unwrap_or_default();
-    for (seat, (lines, none)) in fan_lines.iter().zip(&no_win).enumerate() {
+    let win_how = summary["winHow"].as_array().cloned().unwrap_or_default();
+    for (seat, ((lines, none), how)) in fan_lines.iter().zip(&no_win).zip(&win_how).enumerate() {
         if lines.as_u64() == Some(0) && none != &Value::Bool(true) {
             bail!("seat {seat} shows neither fan lines nor `no win`: {summary}");
         }
+        // A winner's row says how the win came, in words.
+        if lines.as_u64() != Some(0)
+            && !how.as_str().is_some_and(|h| {
+                h.contains("self-drawn") || h.contains("discard") || h.contains("kong")
+            })
+        {
+            bail!("seat {seat} won without saying how: {summary}");
+        }
     }
     let text = summary["text"].as_str().unwrap_or_default();
-    let exhausted = text.contains("荒庄");
-    if !exhausted && fan_lines.iter().all(|l| l.as_u64() == Some(0)) {
+    if !text.contains("荒庄") && fan_lines.iter().all(|l| l.as_u64() == Some(0)) {
         bail!("a hand that was won shows no fan lines: {summary}");
     }
-    let settlement = dir.join("settlement.png");
-    page.screenshot(&settlement).await?;
-    paths.push(settlement);
+    // The payments account for every point that moved.
+    let payments = summary["payments"].as_array().cloned().unwrap_or_default();
+    let mut paid = [0i64; 4];
+    for p in &payments {
+        let (payer, payee, amount) = (
+            p["payer"].as_u64().unwrap_or(9) as usize,
+            p["payee"].as_u64().unwrap_or(9) as usize,
+            p["amount"].as_i64().unwrap_or(0),
+        );
+        if payer >= 4 || payee >= 4 || payer == payee || amount <= 0 {
+            bail!("a payment that is not one: {p}");
+        }
+        paid[payer] -= amount;
+        paid[payee] += amount;
+    }
+    if paid.as_slice() != deltas.as_slice() {
+        bail!("the payments shown ({paid:?}) do not make the deltas shown ({deltas:?}): {summary}");
+    }
+    let labels = summary["labels"].as_array().cloned().unwrap_or_default();
+    let Some(extra) = payments.iter().find(|p| p["for"] == "extra") else {
+        return Ok(None);
+    };
+    let label = |key: &str| {
+        labels
+            .get(extra[key].as_u64().unwrap_or(9) as usize)
+            .and_then(Value::as_str)
+            .unwrap_or("?")
+            .to_string()
+    };
+    let line = extra["text"].as_str().unwrap_or_default();
+    let (payer, payee) = (label("payer"), label("payee"));
+    let named = line.contains(&format!("{payer} → {payee}"))
+        && extra["line"]
+            .as_str()
+            .is_some_and(|l| !l.is_empty() && line.contains(l));
+    if !named {
+        bail!(
+            "the extra payment does not name its payer {payer:?}, payee {payee:?} and line: {extra}"
+        );
+    }
+    Ok(Some(line.to_string()))
+}
 
-    // Next hand: the settlement closes and the table goes on.
+/// Closes the settlement: the table goes on.
+async fn next_hand(page: &mut cdp::Page) -> anyhow::Result<()> {
     page.eval("document.querySelector('[data-action=\"next-hand\"]').click(), true")
         .await?;
     wait_for(
@@ -301,8 +471,87 @@ async fn play(page: &mut cdp::Page, addr: SocketAddr) -> anyhow::Result<Vec<Path
         "!document.querySelector('[data-testid=\"settlement\"]') && !!document.querySelector('[data-testid=\"table\"]')",
         Duration::from_secs(10),
     )
+    .await
+}
+
+/// The player's history names them and says how each hand ended; the first hand's replay opens
+/// at its first step with the players named, and shows every seat's concealed tiles once dealt.
+async fn history_and_replay(
+    page: &mut cdp::Page,
+    dir: &std::path::Path,
+) -> anyhow::Result<Vec<PathBuf>> {
+    let me = page.eval("window.mahjong.app.session.player").await?;
+    let table = page.eval("window.mahjong.app.table.id").await?;
+    let (Some(me), Some(table)) = (me.as_str(), table.as_str()) else {
+        bail!("no session or table: {me} {table}");
+    };
+    page.eval(&format!("location.hash = '#/player/{me}', true"))
+        .await?;
+    wait_for(
+        page,
+        "!!document.querySelector('[data-testid=\"history-row\"]')",
+        Duration::from_secs(10),
+    )
     .await?;
-    Ok(paths)
+    let history = page
+        .eval(
+            r#"(() => ({
+              title: document.querySelector('[data-testid="history-title"]').textContent,
+              endings: [...document.querySelectorAll('[data-testid="history-ending"]')].map((e) => e.textContent),
+            }))()"#,
+        )
+        .await?;
+    let words = ["self-draw", "discard", "several winners", "drawn"];
+    let endings = history["endings"].as_array().cloned().unwrap_or_default();
+    if !history["title"]
+        .as_str()
+        .is_some_and(|t| t.contains("测试员"))
+        || endings.is_empty()
+        || !endings.iter().all(|e| {
+            e.as_str()
+                .is_some_and(|e| words.iter().any(|w| e.contains(w)))
+        })
+    {
+        bail!("the history does not name the player or say how hands ended: {history}");
+    }
+    let history_shot = dir.join("history.png");
+    page.screenshot(&history_shot).await?;
+
+    page.eval(&format!("location.hash = '#/replay/{table}/0', true"))
+        .await?;
+    wait_for(
+        page,
+        "!!document.querySelector('[data-testid=\"replay-step\"]')",
+        Duration::from_secs(10),
+    )
+    .await?;
+    let start = page
+        .eval(r#"document.querySelector('[data-testid="replay-step"]').textContent + '|' + document.querySelector('.replay').innerText.includes('测试员')"#)
+        .await?;
+    if !start
+        .as_str()
+        .is_some_and(|s| s.starts_with("Start") && s.ends_with("|true"))
+    {
+        bail!("the replay does not open at its first step with the players named: {start}");
+    }
+    // Forward until every seat holds its dealt tiles.
+    let dealt = r#"[...document.querySelectorAll('[data-testid="replay-hand"]')].every((h) => h.querySelectorAll('.tile').length >= 13)"#;
+    for _ in 0..40 {
+        if page.eval(dealt).await? == Value::Bool(true) {
+            break;
+        }
+        page.eval(r#"document.querySelector('[data-action="replay-next"]').click(), true"#)
+            .await?;
+    }
+    if page.eval(dealt).await? != Value::Bool(true) {
+        bail!(
+            "the replay never shows every seat's dealt hand:\n{}",
+            page_text(page).await
+        );
+    }
+    let replay_shot = dir.join("replay.png");
+    page.screenshot(&replay_shot).await?;
+    Ok(vec![history_shot, replay_shot])
 }
 
 /// Drops the page's WebSocket as a network failure would; the page must reconnect by itself,
@@ -425,6 +674,8 @@ async fn the_client_is_served() {
             Some("css") => "text/css; charset=utf-8",
             Some("js") => "text/javascript; charset=utf-8",
             Some("svg") => "image/svg+xml",
+            Some("png") => "image/png",
+            Some("webmanifest") => "application/manifest+json",
             other => panic!("{path}: no content type expected for {other:?}"),
         };
         let (status, headers, body) = get(addr, &path, "").await.expect("get");

@@ -884,6 +884,15 @@ async fn quick_match_seats_waiting_players_together_and_fills_with_bots() {
     .await
     .expect("bad ruleset");
     assert_eq!((status, bad["code"].as_str()), (400, Some("bad_request")));
+    // A client's countdown: the wait before bots fill, as the server is configured.
+    let (status, info) = http(addr, "GET", "/api/quickmatch", None, None)
+        .await
+        .expect("quick match info");
+    assert_eq!(
+        (status, info["fill_ms"].as_u64()),
+        (200, Some(300)),
+        "{info}"
+    );
     server.finish().await;
 }
 
@@ -1073,9 +1082,11 @@ async fn the_openapi_document_lists_every_http_route() {
         ("/api/rooms", "get"),
         ("/api/rooms/join", "post"),
         ("/api/quickmatch", "post"),
+        ("/api/quickmatch", "get"),
         ("/api/tables/{table}/hands", "get"),
         ("/api/tables/{table}/hands/{hand}", "get"),
         ("/api/tables/{table}/hands/{hand}/stream", "get"),
+        ("/api/players/{player}", "get"),
         ("/api/players/{player}/history", "get"),
         ("/api/players/{player}/escapes", "get"),
         ("/api/leaderboards/{ruleset}", "get"),
@@ -1090,7 +1101,7 @@ async fn the_openapi_document_lists_every_http_route() {
     }
     assert_eq!(
         paths.len(),
-        19,
+        20,
         "no route undocumented, none extra: {:?}",
         paths.keys().collect::<Vec<_>>()
     );

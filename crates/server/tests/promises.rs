@@ -132,6 +132,33 @@ async fn hands_after_an_escape_are_not_the_escapers_and_the_escape_ranks_last() 
         Some(1),
         "the escaper's history holds the one hand: {history}"
     );
+    // The row says how the hand ended, as its stored hand does.
+    assert_eq!(history[0]["ending"], hands[0]["ending"], "{history}");
+    // The player's page names them (the name `alone_with_bots` signed up with).
+    let (status, me) = common::http(addr, "GET", &format!("/api/players/{player}"), None, None)
+        .await
+        .expect("player");
+    assert_eq!(status, 200, "{me}");
+    assert_eq!(me["id"], json!(player), "{me}");
+    assert!(
+        me["display_name"].as_str().is_some_and(|n| !n.is_empty()),
+        "{me}"
+    );
+    for (path, code) in [
+        ("/api/players/nope".to_string(), 400),
+        (
+            format!(
+                "/api/players/{}",
+                "0".repeat(8) + "-0000-4000-8000-" + &"0".repeat(12)
+            ),
+            404,
+        ),
+    ] {
+        let (status, body) = common::http(addr, "GET", &path, None, None)
+            .await
+            .expect("player");
+        assert_eq!(status, code, "{path}: {body}");
+    }
     let (_, board) = common::http(
         addr,
         "GET",

@@ -77,11 +77,12 @@ impl Store {
         page: Page,
     ) -> Result<Vec<HistoryEntry>, StoreError> {
         let (limit, offset) = page.checked()?;
-        let rows: Vec<(String, i64, String, i16, i64, i64)> = on_backend!(self, pool => {
+        let rows: Vec<(String, i64, String, i16, i64, String, i64)> = on_backend!(self, pool => {
             sqlx::query_as(
-                "SELECT table_id, hand_no, ruleset, seat, delta, finished_ms FROM hand_seats \
-                 WHERE player_id = $1 \
-                 ORDER BY finished_ms DESC, table_id, hand_no DESC LIMIT $2 OFFSET $3",
+                "SELECT s.table_id, s.hand_no, s.ruleset, s.seat, s.delta, h.ending, s.finished_ms \
+                 FROM hand_seats s JOIN hands h ON h.table_id = s.table_id AND h.hand_no = s.hand_no \
+                 WHERE s.player_id = $1 \
+                 ORDER BY s.finished_ms DESC, s.table_id, s.hand_no DESC LIMIT $2 OFFSET $3",
             )
             .bind(player.as_str())
             .bind(limit)
@@ -90,7 +91,7 @@ impl Store {
             .await?
         });
         rows.into_iter()
-            .map(|(table, hand_no, ruleset, seat, delta, finished)| {
+            .map(|(table, hand_no, ruleset, seat, delta, ending, finished)| {
                 Ok(HistoryEntry {
                     table: TableId::stored(table),
                     hand_no: count(hand_no, "hand_no")?,
@@ -98,6 +99,7 @@ impl Store {
                     seat: u8::try_from(seat)
                         .map_err(|_| StoreError::Corrupt(format!("seat = {seat}")))?,
                     delta,
+                    ending,
                     finished: UnixMillis(finished),
                 })
             })

@@ -427,6 +427,8 @@ pub struct HistoryEntry {
     pub seat: u8,
     /// What the player won or paid.
     pub delta: i64,
+    /// How the hand ended (`self_draw`, `discard`, `multi_win`, `drawn`).
+    pub ending: String,
     /// When it finished.
     pub finished: UnixMillis,
 }

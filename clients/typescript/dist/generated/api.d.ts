@@ -94,7 +94,7 @@ export type HandOut = {
     seats: Array<SeatOut>;
     /** The seed, in decimal (it does not fit a JSON number exactly). */
     seed: string;
-    /** The settlement as `hand_over` shows it (`fans`, `extras`, `deltas`). */
+    /** The settlement as `hand_over` shows it (`fans`, `extras`, `deltas`, `payments`). */
     settlement: Record<string, unknown>;
     /** The table. */
     table: string;
@@ -125,6 +125,8 @@ export type HandStream = {
 export type HistoryRow = {
     /** The player's score change. */
     delta: number;
+    /** How the hand ended: `self_draw`, `discard`, `multi_win` or `drawn`. */
+    ending: string;
     /** When the hand finished, in Unix milliseconds. */
     finished_ms: number;
     /** The hand's number at its table, from 0. */
@@ -168,9 +170,24 @@ export type PlayerOut = {
     /** The player's id. */
     id: string;
 };
+/** A player's public face. */
+export type PublicPlayer = {
+    /** The name others see. */
+    display_name: string;
+    /** The player id. */
+    id: string;
+};
 export type QuickMatch = {
     /** The preset to play, with its default options. */
     ruleset: RulesetName;
+};
+/** How the quick-match queue waits, for a client's countdown. */
+export type QuickMatchInfo = {
+    /**
+     * Milliseconds the first in line waits for people before bots fill the table
+     * (`--quick-fill-ms`).
+     */
+    fill_ms: number;
 };
 /** A ready server and its pool. */
 export type Ready = {
@@ -433,6 +450,19 @@ export interface Operations {
         status: 200;
         answer: Record<string, unknown>;
     };
+    /** A player as others see them: the name shown at tables and on leaderboards. */
+    player: {
+        method: "GET";
+        path: "/api/players/{player}";
+        params: {
+            /** player id */
+            player: string;
+        };
+        query: {};
+        body: undefined;
+        status: 200;
+        answer: PublicPlayer;
+    };
     /**
      * Waits (long poll) until the player is seated: with other players when a table's worth wait,
      * else with bots after the server's quick-match wait.
@@ -445,6 +475,16 @@ export interface Operations {
         body: QuickMatch;
         status: 200;
         answer: Seated;
+    };
+    /** How long a quick match waits for people before bots fill the table. */
+    quickmatch_info: {
+        method: "GET";
+        path: "/api/quickmatch";
+        params: {};
+        query: {};
+        body: undefined;
+        status: 200;
+        answer: QuickMatchInfo;
     };
     /** Whether the server can serve: its database took a write just now. */
     ready: {
@@ -587,8 +627,16 @@ export declare const operations: {
         readonly method: "GET";
         readonly path: "/api/openapi.json";
     };
+    readonly player: {
+        readonly method: "GET";
+        readonly path: "/api/players/{player}";
+    };
     readonly quickmatch: {
         readonly method: "POST";
+        readonly path: "/api/quickmatch";
+    };
+    readonly quickmatch_info: {
+        readonly method: "GET";
         readonly path: "/api/quickmatch";
     };
     readonly ready: {

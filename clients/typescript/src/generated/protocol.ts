@@ -298,6 +298,11 @@ export type WireFanItem = {
   count: number;
   /** Its name as players say it. */
   name: string;
+  /**
+   * Its English name, to show beside the Chinese (empty in hands stored before it was
+   * sent).
+   */
+  name_en?: string;
   /** Its value. */
   value: number;
 };
@@ -322,6 +327,27 @@ export type WireMeld = ({
 } | {
   kind: "hidden_kong";
 });
+
+/** What a payment was for. */
+export type WirePaidFor = ({
+  kind: "win";
+} | {
+  kind: "extra";
+  /** The line's name, as in `extras`. */
+  name: string;
+});
+
+/** One transfer of a settlement: `payer` paid `payee` `amount` for `for`. */
+export type WirePayment = {
+  /** How much, in the settlement's points (after any multiplier); always positive. */
+  amount: number;
+  /** What it paid for. */
+  for: WirePaidFor;
+  /** The seat index that was paid. */
+  payee: number;
+  /** The seat index that paid. */
+  payer: number;
+};
 
 /** What is public about a seat. */
 export type WirePublicSeat = {
@@ -354,6 +380,12 @@ export type WireSettlement = {
   extras: Array<WireFanItem>;
   /** Each winner's lines. */
   fans: Array<WireWinnerFans>;
+  /**
+   * Who paid whom, how much and for what, in the order the ruleset paid them; summed seat
+   * by seat (paid in minus paid out) they equal `deltas`. Absent in hands stored before it
+   * was recorded.
+   */
+  payments?: Array<WirePayment>;
 };
 
 /** What one seat may know of the hand: its own tiles and the public facts. */

@@ -54,7 +54,7 @@ pub(super) struct HandOut {
     ending: String,
     /// Each seat's player and score change, by seat.
     seats: Vec<SeatOut>,
-    /// The settlement as `hand_over` shows it (`fans`, `extras`, `deltas`).
+    /// The settlement as `hand_over` shows it (`fans`, `extras`, `deltas`, `payments`).
     #[schema(value_type = Object)]
     settlement: serde_json::Value,
     /// When the hand finished, in Unix milliseconds.
@@ -166,6 +166,40 @@ fn page(offset: u64, limit: u32) -> Result<Page, ApiError> {
     Ok(Page { offset, limit })
 }
 
+/// A player as others see them: the name shown at tables and on leaderboards.
+#[utoipa::path(
+    get,
+    path = "/api/players/{player}",
+    params(("player" = String, Path, format = "uuid", description = "player id")),
+    responses(
+        (status = 200, description = "the player", body = PublicPlayer),
+        (status = 400, description = "`bad_request`: `player` is not a player id", body = ErrorBody),
+        (status = 404, description = "`not_found`: no such player", body = ErrorBody),
+        UnavailableErrors,
+    )
+)]
+pub(super) async fn player(
+    State(state): State<AppState>,
+    Path(player): Path<String>,
+) -> Result<Json<PublicPlayer>, ApiError> {
+    let player = PlayerId::parse(&player).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    let p = state.store.player(&player).await?;
+    Ok(Json(PublicPlayer {
+        id: p.id,
+        display_name: p.display_name,
+    }))
+}
+
+/// A player's public face.
+#[derive(Serialize, ToSchema)]
+pub(super) struct PublicPlayer {
+    /// The player id.
+    #[schema(value_type = String, format = "uuid")]
+    id: PlayerId,
+    /// The name others see.
+    display_name: String,
+}
+
 /// A player's hands, newest first.
 #[utoipa::path(
     get,
@@ -193,6 +227,7 @@ pub(super) async fn history(
                 ruleset: h.ruleset,
                 seat: h.seat,
                 delta: h.delta,
+                ending: h.ending,
                 finished_ms: h.finished.0,
             })
             .collect(),
@@ -254,6 +289,8 @@ pub(super) struct HistoryRow {
     seat: u8,
     /// The player's score change.
     delta: i64,
+    /// How the hand ended: `self_draw`, `discard`, `multi_win` or `drawn`.
+    ending: String,
     /// When the hand finished, in Unix milliseconds.
     finished_ms: i64,
 }

@@ -245,6 +245,26 @@ pub(super) async fn quickmatch(
     Ok(Json(crate::quick::enqueue(&state, ruleset, player).await?))
 }
 
+/// How the quick-match queue waits, for a client's countdown.
+#[derive(Serialize, ToSchema)]
+pub(super) struct QuickMatchInfo {
+    /// Milliseconds the first in line waits for people before bots fill the table
+    /// (`--quick-fill-ms`).
+    fill_ms: u64,
+}
+
+/// How long a quick match waits for people before bots fill the table.
+#[utoipa::path(
+    get,
+    path = "/api/quickmatch",
+    responses((status = 200, description = "the queue's wait before bots fill a table", body = QuickMatchInfo))
+)]
+pub(super) async fn quickmatch_info(State(state): State<AppState>) -> Json<QuickMatchInfo> {
+    Json(QuickMatchInfo {
+        fill_ms: state.config.quick_fill_ms,
+    })
+}
+
 /// The ruleset a quick match plays: a preset with its default options.
 pub(crate) fn quick_ruleset(name: &str) -> Result<Ruleset, ApiError> {
     let id = name
