@@ -86,6 +86,79 @@ async fn a_guest_plays_a_hand_in_the_browser() {
     server.finish().await;
 }
 
+/// Without a Chinese font (a fontconfig that knows only DejaVu or Liberation) the page says what it needs;
+/// with one (the other test's browser) it says nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_a_cjk_font_the_page_says_what_it_needs() {
+    let Some(chromium) = cdp::find_chromium() else {
+        assert!(
+            !browser_required(),
+            "MAHJONG_REQUIRE_BROWSER=1 but no Chromium"
+        );
+        eprintln!("NOTICE: font test skipped: no Chromium");
+        return;
+    };
+    // A Latin-only font folder stands in for a system without CJK fonts (Chromium's Debian
+    // package brings one of these).
+    let Some(latin) = ["dejavu", "liberation"]
+        .iter()
+        .map(|d| std::path::Path::new("/usr/share/fonts/truetype").join(d))
+        .find(|d| d.is_dir())
+    else {
+        assert!(
+            !browser_required(),
+            "MAHJONG_REQUIRE_BROWSER=1 but no DejaVu or Liberation fonts"
+        );
+        eprintln!("NOTICE: font test skipped: no Latin-only fonts to stand in for such a system");
+        return;
+    };
+    let fonts = std::env::temp_dir().join(format!("mahjong-fonts-{}", std::process::id()));
+    std::fs::create_dir_all(&fonts).expect("a temporary directory");
+    let config = fonts.join("fonts.conf");
+    std::fs::write(
+        &config,
+        format!(
+            "<?xml version=\"1.0\"?>\n<!DOCTYPE fontconfig SYSTEM \"fonts.dtd\">\n<fontconfig>\
+             <dir>{}</dir><cachedir>{}</cachedir></fontconfig>\n",
+            latin.display(),
+            fonts.join("cache").display()
+        ),
+    )
+    .expect("write fonts.conf");
+    let server = common::sqlite_server().await;
+    let browser = cdp::Browser::launch_with(&chromium, &[("FONTCONFIG_FILE", config.as_path())])
+        .await
+        .expect("start chromium");
+    let mut page = browser.new_page().await.expect("open a page");
+    page.navigate(&format!("http://{}/", server.addr))
+        .await
+        .expect("load");
+    wait_for(
+        &mut page,
+        "!!document.querySelector('[data-testid=\"signin-name\"]')",
+        Duration::from_secs(10),
+    )
+    .await
+    .expect("the sign-in form");
+    let notice = page
+        .eval("document.querySelector('[data-testid=\"font-notice\"]')?.textContent ?? null")
+        .await
+        .expect("eval");
+    assert!(
+        notice
+            .as_str()
+            .is_some_and(|n| n.contains("Chinese font") && n.contains("fonts-noto-cjk")),
+        "no notice without a CJK font: {notice}"
+    );
+    let dir = artifacts();
+    std::fs::create_dir_all(&dir).expect("artifacts");
+    page.screenshot(&dir.join("no-cjk-font.png"))
+        .await
+        .expect("screenshot");
+    server.finish().await;
+    let _ = std::fs::remove_dir_all(&fonts);
+}
+
 /// The page's visible text, shortened, and what it holds of the table's prompt, for failure
 /// messages.
 async fn page_text(page: &mut cdp::Page) -> String {
@@ -206,6 +279,14 @@ async fn play(page: &mut cdp::Page, addr: SocketAddr) -> anyhow::Result<Vec<Path
     }
     let lobby = dir.join("lobby.png");
     page.screenshot(&lobby).await?;
+    // This browser has a CJK font (CI installs fonts-noto-cjk): no notice.
+    if page
+        .eval("!!document.querySelector('[data-testid=\"font-notice\"]')")
+        .await?
+        != Value::Bool(false)
+    {
+        bail!("the page says a CJK font is missing where one is installed");
+    }
     // On a phone the create-room form fits the screen: nothing wider than the viewport.
     page.set_viewport(390, 844, 2.0, true).await?;
     tokio::time::sleep(Duration::from_millis(300)).await;

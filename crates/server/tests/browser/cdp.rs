@@ -39,6 +39,12 @@ pub struct Browser {
 impl Browser {
     /// Starts Chromium at `path` and waits for its DevTools endpoint.
     pub async fn launch(path: &Path) -> anyhow::Result<Browser> {
+        Browser::launch_with(path, &[]).await
+    }
+
+    /// Starts Chromium at `path` with more environment variables (a fontconfig of its own,
+    /// say) and waits for its DevTools endpoint.
+    pub async fn launch_with(path: &Path, env: &[(&str, &Path)]) -> anyhow::Result<Browser> {
         let profile = std::env::temp_dir().join(format!(
             "mahjong-browser-test-{}-{}",
             std::process::id(),
@@ -66,6 +72,7 @@ impl Browser {
             ])
             .arg(format!("--user-data-dir={}", profile.display()))
             .arg("about:blank")
+            .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
