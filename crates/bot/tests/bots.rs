@@ -12,7 +12,7 @@ use engine::wall::SeededRng;
 use engine::{Game, Seat, Wind};
 
 fn hands_per_preset() -> u64 {
-    knobs::count("BOT_HANDS", 10_000, 300)
+    knobs::count("BOT_HANDS", 4_000, 300)
 }
 
 /// Plays one hand with `lineup` (seat i plays `lineup[i]`), checking every decision.

@@ -3,7 +3,7 @@
 //! reproduce, `apply` accepts exactly what `legal_actions` lists (and a refusal changes
 //! nothing), nothing panics, and no seat ever sees another seat's concealed tiles or the wall.
 //!
-//! `PROPERTY_HANDS` sets the hands per preset with its default options (default 10,000); a
+//! `PROPERTY_HANDS` sets the hands per preset with its default options (default 5,000); a
 //! preset run with other room options plays a quarter of that.
 
 mod knobs;
@@ -19,7 +19,7 @@ use engine::wall::SeededRng;
 use engine::{Action, Game, Seat, Suit, Tile, Wind};
 
 fn hands_per_preset() -> u64 {
-    knobs::count("PROPERTY_HANDS", 10_000, 300)
+    knobs::count("PROPERTY_HANDS", 5_000, 300)
 }
 
 /// Every action a seat could conceivably send, legal or not.
