@@ -12,7 +12,7 @@
 //!
 //! Every kind of edit must find a hand to bend in every preset where it applies, so a policy
 //! that stopped making chows, pungs or discard wins would fail the test rather than pass it
-//! unexercised. `REFEREE_HANDS` sets the hands per preset (default 5,000).
+//! unexercised. `REFEREE_HANDS` sets the hands per preset (default 3,000).
 
 mod knobs;
 mod policy;
@@ -28,7 +28,7 @@ use engine::wall::SeededRng;
 use engine::{Game, Seat, Tile, Wind};
 
 fn hands_per_preset() -> u64 {
-    knobs::count("REFEREE_HANDS", 5_000, 200)
+    knobs::count("REFEREE_HANDS", 3_000, 200)
 }
 
 /// Plays one hand with the shared policy; the carried counters vary with the seed so that

@@ -5,7 +5,7 @@
 //! for, never a fifth copy — through the plain, wild-free kernels.
 //!
 //! `WILD_HANDS` sets the number of hands of each kind (complete-or-not, waiting; default
-//! 100,000 each).
+//! 40,000 each).
 
 mod knobs;
 
@@ -16,7 +16,7 @@ use engine::{Tile, TileCounts, TileSet};
 const FORMS: Forms = Forms::STANDARD.with(Forms::SEVEN_PAIRS);
 
 fn hands() -> usize {
-    knobs::count("WILD_HANDS", 100_000, 10_000) as usize
+    knobs::count("WILD_HANDS", 40_000, 10_000) as usize
 }
 
 /// Calls `f` with `natural` plus every multiset of `wilds` kinds it could stand for (kinds from
