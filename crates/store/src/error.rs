@@ -91,6 +91,26 @@ pub enum StoreError {
         /// The epoch of the claim the write came under.
         epoch: u64,
     },
+    /// A tournament code already in use.
+    #[error("the code `{0}` is taken")]
+    CodeTaken(String),
+    /// Something no longer open to the change asked (a tournament's registration once its
+    /// first round started).
+    #[error("{what} is closed")]
+    Closed {
+        /// What is closed.
+        what: &'static str,
+    },
+    /// A round that is not the tournament's next, or beyond its last.
+    #[error("round {round} cannot start: {started} of {rounds} rounds have started")]
+    RoundRefused {
+        /// The round asked for.
+        round: u32,
+        /// Rounds started so far.
+        started: u32,
+        /// Rounds the tournament has.
+        rounds: u32,
+    },
     /// A page or other argument outside what the store accepts.
     #[error("bad argument: {0}")]
     BadArgument(String),

@@ -1,6 +1,7 @@
 //! Persistence for the mahjong server: players and sessions, tables and their carried state,
 //! finished hands with per-seat deltas and fan lines, escape penalties, each room's action log,
-//! ratings, and the leaderboards and histories read from them.
+//! ratings, tournaments (registration, rounds, seatings), and the leaderboards and histories
+//! read from them.
 //!
 //! Two backends sit behind one [`Store`]: PostgreSQL (production, and what several server nodes
 //! share) and an SQLite file (the zero-setup default). The `DATABASE_URL` picks one; migrations
@@ -24,6 +25,7 @@ mod model;
 mod ownership;
 mod players;
 mod tables;
+mod tournaments;
 
 pub use connect::{Access, StoreOptions, default_url, redact as redact_url, sqlite_url};
 pub use error::StoreError;
@@ -33,6 +35,10 @@ pub use model::{
     SeatOccupant, SeatResult, Session, TableId, TableRecord, TableStatus, TokenHash, UnixMillis,
 };
 pub use ownership::{Claim, Claimable, Epoch, NodeId, Ownership};
+pub use tournaments::{
+    EntrantRecord, NewRoundTable, NewTournament, RoundRecord, RoundTableRecord, TournamentEscape,
+    TournamentHand, TournamentId, TournamentRecord, TournamentStatus,
+};
 
 use sqlx::{PgPool, SqlitePool};
 

@@ -67,6 +67,8 @@ macro_rules! uuid_id {
     };
 }
 
+pub(crate) use uuid_id;
+
 uuid_id!(
     /// A player's id.
     PlayerId

@@ -6,6 +6,11 @@ use crate::model::{
 use crate::ownership::{Claim, Epoch, NodeId, epoch_i64};
 use crate::{Store, StoreError, on_backend};
 
+/// A new table: id, ruleset, options, seats, status, carried, time, owner (or NULL), epoch.
+pub(crate) const INSERT_TABLE: &str = "INSERT INTO game_tables \
+     (id, ruleset, options, seats, status, carried, hands_played, created_ms, updated_ms, \
+     owner, epoch) VALUES ($1, $2, $3, $4, $5, $6, 0, $7, $7, $8, $9)";
+
 const SELECT_TABLE: &str = "SELECT id, ruleset, options, seats, status, carried, hands_played, \
                             created_ms, updated_ms FROM game_tables";
 
@@ -31,11 +36,7 @@ impl Store {
         };
         let seats = seats_json(&record.seats)?;
         on_backend!(self, pool => {
-            sqlx::query(
-                "INSERT INTO game_tables \
-                 (id, ruleset, options, seats, status, carried, hands_played, created_ms, \
-                 updated_ms, owner, epoch) VALUES ($1, $2, $3, $4, $5, $6, 0, $7, $7, $8, 1)",
-            )
+            sqlx::query(INSERT_TABLE)
             .bind(record.id.as_str())
             .bind(&record.ruleset)
             .bind(record.options.to_string())
@@ -43,7 +44,8 @@ impl Store {
             .bind(record.status.as_str())
             .bind(record.carried.to_string())
             .bind(now.0)
-            .bind(owner.as_str())
+            .bind(Some(owner.as_str()))
+            .bind(1i64)
             .execute(pool)
             .await?
             .rows_affected()
@@ -178,7 +180,7 @@ impl Column {
     }
 }
 
-fn seats_json(seats: &[SeatOccupant]) -> Result<String, StoreError> {
+pub(crate) fn seats_json(seats: &[SeatOccupant]) -> Result<String, StoreError> {
     serde_json::to_string(seats).map_err(|e| StoreError::BadArgument(format!("seats: {e}")))
 }
 
