@@ -200,8 +200,11 @@ pub enum ServerMessage {
     HandOver {
         /// The hand.
         hand_no: u64,
-        /// The seed, in decimal (it does not fit a JSON number exactly).
-        seed: String,
+        /// The seed, in decimal (it does not fit a JSON number exactly). Absent at a table of
+        /// a duplicate tournament (复式), whose group's other tables are dealt the same seed:
+        /// it is revealed once the round is over, in the tournament's hands.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seed: Option<String>,
         /// The settlement.
         settlement: WireSettlement,
         /// Running scores after it.

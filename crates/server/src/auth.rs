@@ -69,6 +69,23 @@ impl FromRequestParts<AppState> for Authed {
     }
 }
 
+/// A request that may be signed in: what it shows depends on who asks (a tournament's code to
+/// its organiser), and no session, or a stale one, only shows less.
+impl axum::extract::OptionalFromRequestParts<AppState> for Authed {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Option<Authed>, ApiError> {
+        match <Authed as FromRequestParts<AppState>>::from_request_parts(parts, state).await {
+            Ok(a) => Ok(Some(a)),
+            Err(ApiError::Unauthorized) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+}
+
 /// The token of an `Authorization` value of the `Bearer` scheme. The scheme's name is matched
 /// without regard to case, as HTTP's authentication schemes are (RFC 9110, 11.1), so a client
 /// generated from the document's `http`/`bearer` scheme that writes `bearer` is understood.

@@ -15,6 +15,9 @@ pub enum ApiError {
     /// No valid session token.
     #[error("sign in first: a valid `Authorization: Bearer <token>` header is required")]
     Unauthorized,
+    /// Signed in, but not allowed this (only a tournament's organiser starts its rounds).
+    #[error("{0}")]
+    Forbidden(String),
     /// Not found.
     #[error("{0} not found")]
     NotFound(String),
@@ -50,11 +53,15 @@ impl ApiError {
         match self {
             ApiError::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad_request"),
             ApiError::Unauthorized => (StatusCode::UNAUTHORIZED, "unauthorized"),
+            ApiError::Forbidden(_) => (StatusCode::FORBIDDEN, "forbidden"),
             ApiError::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
             ApiError::Conflict(_) => (StatusCode::CONFLICT, "conflict"),
             ApiError::Store(store::StoreError::NotFound { .. }) => {
                 (StatusCode::NOT_FOUND, "not_found")
             }
+            ApiError::Store(
+                store::StoreError::Closed { .. } | store::StoreError::RoundRefused { .. },
+            ) => (StatusCode::CONFLICT, "conflict"),
             ApiError::Store(store::StoreError::BadArgument(_)) => {
                 (StatusCode::BAD_REQUEST, "bad_request")
             }

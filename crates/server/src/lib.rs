@@ -16,6 +16,7 @@ pub mod rating;
 pub mod restore;
 pub mod room;
 pub mod time;
+pub mod tournaments;
 pub mod transcript;
 pub mod web;
 pub mod ws;
@@ -118,6 +119,7 @@ impl AppState {
             public: spec.public,
             code: code.clone(),
             spectator_delay_ms: spec.spectator_delay_ms,
+            deals: room::Deals::Random,
         };
         let table = engine::Table::new(ruleset.clone(), room::random_u64());
         let (record, claim) = self
@@ -386,6 +388,7 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
         tracing::info!(restored, "unfinished tables restored");
     }
     spawn_housekeeping(state.store.clone(), state.limiter.clone());
+    tournaments::spawn_watch(&state);
     node::spawn_heartbeat(&state, local);
     if let Some(cluster) = &state.cluster {
         cluster::serve_node(state.clone(), cluster.clone());

@@ -37,36 +37,44 @@ pub async fn restore_rooms(
     let tables = state.store.claimable_tables(&state.node, which).await?;
     let mut restored = 0;
     for id in tables {
-        // A table this node plays already (its own lease lapsed for a moment) stays as it is.
-        if state.lobby.room(&id).is_some() {
-            continue;
-        }
-        // Another node may claim it first: then it is that node's to play.
-        let Some(claim) = state.store.claim_table(&id, &state.node).await? else {
-            continue;
-        };
-        let rebuilt = match state.store.table(&id).await {
-            Ok(record) => restore(state, record, claim.clone()).await,
-            Err(e) => Err(e.into()),
-        };
-        match rebuilt {
-            Ok(()) => restored += 1,
-            Err(e @ RestoreError::Unreadable { .. }) => {
-                // No node could play it: it stays claimed (logged once, not at every
-                // adoption round) until an operator mends it and this node restarts.
-                tracing::error!(table = %id, error = %e, "a table could not be restored");
-            }
-            Err(e @ RestoreError::Store(_)) => {
-                // Claimed but not played, it would wait for this node's restart: it is let go
-                // for the next adoption round, here or on another node.
-                tracing::warn!(table = %id, error = %e, "a table could not be restored yet");
-                if let Err(e) = state.store.release_table(&claim).await {
-                    tracing::warn!(table = %id, error = %e, "the table's claim could not be released");
-                }
-            }
-        }
+        restored += usize::from(adopt(state, &id).await?);
     }
     Ok(restored)
+}
+
+/// Claims and rebuilds one table if this node may: false when it plays here already, another
+/// node claimed it first, or it could not be rebuilt (logged; see [`restore_rooms`]).
+pub async fn adopt(state: &AppState, id: &store::TableId) -> Result<bool, store::StoreError> {
+    // A table this node plays already (its own lease lapsed for a moment) stays as it is.
+    if state.lobby.room(id).is_some() {
+        return Ok(false);
+    }
+    // Another node may claim it first: then it is that node's to play.
+    let Some(claim) = state.store.claim_table(id, &state.node).await? else {
+        return Ok(false);
+    };
+    let rebuilt = match state.store.table(id).await {
+        Ok(record) => restore(state, record, claim.clone()).await,
+        Err(e) => Err(e.into()),
+    };
+    match rebuilt {
+        Ok(()) => Ok(true),
+        Err(e @ RestoreError::Unreadable { .. }) => {
+            // No node could play it: it stays claimed (logged once, not at every
+            // adoption round) until an operator mends it and this node restarts.
+            tracing::error!(table = %id, error = %e, "a table could not be restored");
+            Ok(false)
+        }
+        Err(e @ RestoreError::Store(_)) => {
+            // Claimed but not played, it would wait for this node's restart: it is let go
+            // for the next adoption round, here or on another node.
+            tracing::warn!(table = %id, error = %e, "a table could not be restored yet");
+            if let Err(e) = state.store.release_table(&claim).await {
+                tracing::warn!(table = %id, error = %e, "the table's claim could not be released");
+            }
+            Ok(false)
+        }
+    }
 }
 
 fn unreadable(record: &TableRecord, what: impl std::fmt::Display) -> RestoreError {

@@ -58,6 +58,20 @@ pub fn deal_seed(key: &[u8; 32], hand: u32) -> u64 {
     u64::from_be_bytes(first)
 }
 
+/// The seed of round `round`'s seating: fixed by the secret, so a server restarted before the
+/// round seats it exactly as it would have, and unknown to players in advance.
+pub fn seating_seed(secret: &[u8; 32], round: u32) -> u64 {
+    let mut h = Sha256::new();
+    h.update(TAG);
+    h.update(b"seating");
+    h.update(secret);
+    h.update(round.to_be_bytes());
+    let digest = h.finalize();
+    let mut first = [0u8; 8];
+    first.copy_from_slice(&digest[..8]);
+    u64::from_be_bytes(first)
+}
+
 /// One seat's result of one hand at one table of a group.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Held {

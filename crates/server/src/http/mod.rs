@@ -18,6 +18,8 @@ mod replays;
 mod rooms;
 mod rulesets;
 mod scoring;
+mod tournament_exports;
+mod tournaments;
 
 use doc::Components;
 
@@ -46,6 +48,16 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(records::history))
         .routes(routes!(records::escapes))
         .routes(routes!(records::leaderboard))
+        .routes(routes!(
+            tournaments::create_tournament,
+            tournaments::list_tournaments
+        ))
+        .routes(routes!(tournaments::tournament))
+        .routes(routes!(tournaments::register))
+        .routes(routes!(tournaments::start_round))
+        .routes(routes!(tournament_exports::standings))
+        .routes(routes!(tournament_exports::hands))
+        .routes(routes!(tournament_exports::player_tournaments))
         .routes(routes!(scoring::settle))
         .routes(routes!(scoring::score))
 }

@@ -130,11 +130,11 @@ pub(super) struct PageQuery {
     /// Rows to skip (default 0).
     #[serde(default)]
     #[param(default = 0)]
-    offset: u64,
+    pub(super) offset: u64,
     /// Rows to return: 1 to 200 (default 50). A value outside is refused (400), not clamped.
     #[serde(default = "default_limit")]
     #[param(minimum = 1, maximum = 200, default = 50)]
-    limit: u32,
+    pub(super) limit: u32,
 }
 
 // The range the document gives `limit` is the one `page` enforces.
@@ -150,7 +150,7 @@ fn default_limit() -> u32 {
 /// The page a query asks for, refused with 400 when `limit` is outside 1 to
 /// [`Page::MAX_LIMIT`] or `offset` past what the database counts: a client that asks for
 /// 1,000 rows learns the maximum rather than silently getting fewer.
-fn page(offset: u64, limit: u32) -> Result<Page, ApiError> {
+pub(super) fn page(offset: u64, limit: u32) -> Result<Page, ApiError> {
     if !(1..=Page::MAX_LIMIT).contains(&limit) {
         return Err(ApiError::BadRequest(format!(
             "limit must be 1 to {}, not {limit}",
@@ -329,11 +329,11 @@ pub(super) struct BoardQuery {
     /// Rows to skip (default 0).
     #[serde(default)]
     #[param(default = 0)]
-    offset: u64,
+    pub(super) offset: u64,
     /// Rows to return: 1 to 200 (default 50). A value outside is refused (400), not clamped.
     #[serde(default = "default_limit")]
     #[param(minimum = 1, maximum = 200, default = 50)]
-    limit: u32,
+    pub(super) limit: u32,
 }
 
 /// A leaderboard's period, as a query names it.

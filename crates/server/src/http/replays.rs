@@ -124,7 +124,7 @@ pub(super) async fn hand_stream(
     )
     .chain(std::iter::once(ServerMessage::HandOver {
         hand_no: hand,
-        seed: record.seed.to_string(),
+        seed: Some(record.seed.to_string()),
         settlement,
         scores: after,
         draw_bonus: record.draw_bonus,

@@ -272,6 +272,11 @@ impl Room {
                 }
             }
             Command::Watch { conn, tx } => {
+                if !self.settings.deals.open() {
+                    // A duplicate table is not watched: dropping `tx` closes the socket.
+                    drop(tx);
+                    return;
+                }
                 if self.hold().is_some() {
                     // The snapshot would show the held window's events before they go out.
                     self.watchers_due.push((conn, tx));

@@ -30,6 +30,67 @@ pub struct RoomSettings {
     pub code: String,
     /// How far spectators are behind play, in milliseconds.
     pub spectator_delay_ms: u64,
+    /// Where its hands' seeds come from.
+    pub deals: Deals,
+}
+
+/// Where a room's seeds come from.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Deals {
+    /// A fresh random seed for every hand (and the table's first dealer).
+    #[default]
+    Random,
+    /// A table of a duplicate tournament group (复式): the table's start and every hand are
+    /// dealt from seeds derived from the group's key (`tournament::duplicate`), the same at
+    /// every table of the group. Seeds are committed as always but not revealed in
+    /// `hand_over` (the round's export reveals them), and the table admits no spectators: a
+    /// table ahead in its hands would show the others their walls.
+    Duplicate {
+        /// The group's key, 64 hex digits.
+        key: String,
+    },
+}
+
+impl Deals {
+    /// The seed of hand `hand_no` (0 for the first); `None` asks for a random one.
+    pub fn seed(&self, hand_no: u64) -> Option<u64> {
+        match self {
+            Deals::Random => None,
+            Deals::Duplicate { key } => {
+                let key = hex_key(key)?;
+                let hand = u32::try_from(hand_no.saturating_add(1)).unwrap_or(u32::MAX);
+                Some(tournament::duplicate::deal_seed(&key, hand))
+            }
+        }
+    }
+
+    /// The seed a new table is set up from (its first dealer): hand "0" of the key.
+    pub fn table_seed(&self) -> u64 {
+        match self {
+            Deals::Random => random_u64(),
+            Deals::Duplicate { key } => hex_key(key)
+                .map(|k| tournament::duplicate::deal_seed(&k, 0))
+                .unwrap_or_else(random_u64),
+        }
+    }
+
+    /// Whether `hand_over` reveals the seed and spectators may watch.
+    pub fn open(&self) -> bool {
+        matches!(self, Deals::Random)
+    }
+}
+
+/// 64 hex digits as 32 bytes.
+pub fn hex_key(hex: &str) -> Option<[u8; 32]> {
+    if hex.len() != 64 {
+        return None;
+    }
+    let mut key = [0u8; 32];
+    for (i, byte) in key.iter_mut().enumerate() {
+        *byte = u8::from_str_radix(hex.get(2 * i..2 * i + 2)?, 16).ok()?;
+    }
+    Some(key)
 }
 
 /// A room's thinking time: a fixed time for every decision, and a bank per seat and hand that
@@ -337,6 +398,9 @@ pub struct StoredRoom {
     /// How far spectators are behind play, in milliseconds.
     #[serde(default)]
     pub spectator_delay_ms: u64,
+    /// Where its seeds come from (random unless a duplicate tournament table).
+    #[serde(default)]
+    pub deals: Deals,
 }
 
 impl StoredRoom {
@@ -349,6 +413,7 @@ impl StoredRoom {
             public: self.public,
             code: self.code.clone(),
             spectator_delay_ms: self.spectator_delay_ms,
+            deals: self.deals.clone(),
         }
     }
 }

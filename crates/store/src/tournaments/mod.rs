@@ -168,6 +168,15 @@ impl Store {
         rows.into_iter().map(tournament_of).collect()
     }
 
+    /// The tournaments not finished, oldest first: what a node looks after.
+    pub async fn active_tournaments(&self) -> Result<Vec<TournamentRecord>, StoreError> {
+        let sql = format!("{SELECT_TOURNAMENT} WHERE status <> 'finished' ORDER BY created_ms, id");
+        let rows: Vec<TournamentRow> = on_backend!(self, pool => {
+            sqlx::query_as(sqlx::AssertSqlSafe(sql)).fetch_all(pool).await?
+        });
+        rows.into_iter().map(tournament_of).collect()
+    }
+
     /// The tournaments `player` registered for, newest first.
     pub async fn player_tournaments(
         &self,

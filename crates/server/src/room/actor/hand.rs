@@ -207,8 +207,8 @@ impl Room {
 
     /// Deals the next hand: its seed is logged and committed to before the deal's events go out.
     pub(super) async fn start_hand(&mut self) -> bool {
-        let seed = random_u64();
         let hand_no = self.hand_no();
+        let seed = self.settings.deals.seed(hand_no).unwrap_or_else(random_u64);
         let entry = LoggedAction {
             seq: self.log_seq,
             hand_no,
@@ -322,7 +322,7 @@ impl Room {
             written,
             hand_over: ServerMessage::HandOver {
                 hand_no,
-                seed: self.seed.to_string(),
+                seed: self.settings.deals.open().then(|| self.seed.to_string()),
                 settlement: wire,
                 scores,
                 draw_bonus: self.table.state().draw_bonus,
