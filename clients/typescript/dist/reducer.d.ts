@@ -70,7 +70,8 @@ export interface HandState {
 /** A finished hand, as `hand_over` told it, with the hand it closed. */
 export interface HandResult {
     handNo: number;
-    seed: string;
+    /** The revealed seed; null at a duplicate tournament table, which reveals it with its round. */
+    seed: string | null;
     settlement: WireSettlement;
     scores: number[];
     /** The hand as it stood when it ended (every seat's tiles in `ending.hands`). */

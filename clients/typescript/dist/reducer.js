@@ -136,7 +136,7 @@ export function reduce(state, message) {
             s.drawBonus = message.draw_bonus ?? s.drawBonus;
             s.lastHand = {
                 handNo: message.hand_no,
-                seed: message.seed,
+                seed: message.seed ?? null,
                 settlement: message.settlement,
                 scores: [...message.scores],
                 hand: s.hand,

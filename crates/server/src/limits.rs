@@ -28,13 +28,21 @@ pub fn limiter(per_minute: u32) -> Limiter {
 }
 
 /// Whether a request is one the limiter counts: the requests that create a guest, a room, a
-/// seat by code or a quick-match wait.
+/// seat by code, a quick-match wait, a tournament, its registrations or a round's tables.
 fn limited(method: &Method, path: &str) -> bool {
+    let tournament_part = path
+        .strip_prefix("/api/tournaments/")
+        .is_some_and(|rest| rest.ends_with("/entrants") || rest.ends_with("/rounds"));
     method == Method::POST
-        && matches!(
-            path,
-            "/api/guests" | "/api/rooms" | "/api/rooms/join" | "/api/quickmatch"
-        )
+        && (tournament_part
+            || matches!(
+                path,
+                "/api/guests"
+                    | "/api/rooms"
+                    | "/api/rooms/join"
+                    | "/api/quickmatch"
+                    | "/api/tournaments"
+            ))
 }
 
 /// The address a request counts against: the peer's, or with `--trust-forwarded-for` (behind a

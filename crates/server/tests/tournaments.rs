@@ -120,7 +120,7 @@ async fn start_round(addr: std::net::SocketAddr, token: &str, id: &str) -> Value
 /// Waits until round `round` is over by the API.
 async fn round_ends(addr: std::net::SocketAddr, id: &str, round: usize) {
     eventually("the round is over", async || {
-        detail(addr, id).await["rounds"][round - 1]["ended_ms"].is_i64()
+        detail(addr, id).await["round_list"][round - 1]["ended_ms"].is_i64()
     })
     .await;
 }
@@ -205,7 +205,7 @@ async fn a_sixteen_player_duplicate_tournament_plays_four_rounds() {
     assert!(seen_hand_overs >= 16 * 4, "every seat saw its hands end");
     let d = detail(addr, &id).await;
     assert_eq!(d["status"], "finished");
-    let rounds = d["rounds"].as_array().expect("rounds");
+    let rounds = d["round_list"].as_array().expect("rounds");
     assert_eq!(rounds.len(), 4);
 
     // Repeat meetings: no pair of the 16 sits together twice in four rounds (the bound the
@@ -419,4 +419,219 @@ async fn a_sixteen_player_duplicate_tournament_plays_four_rounds() {
     assert_eq!(theirs[0]["tournament"]["id"], id.as_str());
     assert_eq!(theirs[0]["standing"]["entrant"], entrant_of[&players[3].0]);
     server.finish().await;
+}
+
+/// Plays a seat until its `count`-th `hand_over` (or the table's close).
+async fn play_hands(addr: std::net::SocketAddr, table: String, token: String, count: usize) {
+    let mut client = Client::connect(addr, &table, &token, None)
+        .await
+        .expect("connect");
+    let mut over = 0;
+    while over < count {
+        match client.next(WAIT).await.expect("a message") {
+            None => break,
+            Some(m) if m["type"] == "table_closed" => break,
+            Some(m) => {
+                over += usize::from(m["type"] == "hand_over");
+                if let Some(legal) = prompt_of(&m) {
+                    client.act(choose(&legal)).await.expect("act");
+                }
+            }
+        }
+    }
+}
+
+/// What a restart must keep of a tournament: entrants, seatings, rounds, standings.
+fn durable(d: &Value) -> Value {
+    let tables: Vec<Value> = d["round_list"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|r| r["tables"].as_array().cloned().unwrap_or_default())
+        .map(|t| json!({"table": t["table"], "seats": t["seats"].as_array().map(|s| s.iter().map(|x| x["entrant"].clone()).collect::<Vec<_>>())}))
+        .collect();
+    json!({
+        "entrants": d["entrants"],
+        "rounds_started": d["rounds_started"],
+        "tables": tables,
+        "standings": d["standings"],
+    })
+}
+
+async fn stop(running: server::Running) {
+    server::stop_rooms(&running.state).await;
+    running.task.abort();
+    running.state.store.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restart_in_the_middle_of_a_round_loses_nothing() {
+    let dir = std::env::temp_dir().join(format!("mahjong-tournament-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let start = || async {
+        let mut config = common::config(&dir, None);
+        // Room enough between hands for the restart to fall mid-round.
+        config.next_hand_ms = 1_500;
+        server::start(config).await.expect("start server")
+    };
+    let running = start().await;
+    let addr = running.addr;
+    let (organiser, t) = create(
+        addr,
+        json!({"name": "Restart open", "ruleset": "sichuan", "rounds": 2, "hands": 2,
+               "duplicate": true, "scoring": {"kind": "raw"}}),
+    )
+    .await;
+    let id = t["id"].as_str().expect("id").to_string();
+    let players = register(addr, &t, 5).await;
+    let tables = start_round(addr, &organiser, &id).await;
+    // Five entrants: two tables, the empty seats played by bots, marked as such.
+    let tables_list = tables.as_array().expect("tables");
+    assert_eq!(tables_list.len(), 2);
+    let bots: Vec<usize> = tables_list
+        .iter()
+        .map(|t| {
+            t["seats"]
+                .as_array()
+                .map_or(0, |s| s.iter().filter(|x| x["entrant"].is_null()).count())
+        })
+        .collect();
+    assert_eq!(bots.iter().sum::<usize>(), 3);
+    assert!(
+        tables_list
+            .iter()
+            .flat_map(|t| t["seats"].as_array().cloned().unwrap_or_default())
+            .filter(|s| s["entrant"].is_null())
+            .all(|s| s["display_name"] == "bot")
+    );
+
+    // Every seat plays the first hand of two.
+    let tokens: HashMap<&str, &str> = players
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.as_str()))
+        .collect();
+    let mut tasks = tokio::task::JoinSet::new();
+    for table in tables_list {
+        for seat in table["seats"].as_array().expect("seats") {
+            if let Some(p) = seat["player"].as_str() {
+                tasks.spawn(play_hands(
+                    addr,
+                    table["table"].as_str().unwrap_or_default().to_string(),
+                    tokens[p].to_string(),
+                    1,
+                ));
+            }
+        }
+    }
+    while tasks.join_next().await.is_some() {}
+    // The round plays on: a duplicate table's hands and seeds are withheld.
+    let first = tables_list[0]["table"].as_str().expect("table").to_string();
+    let (status, body) = http(
+        addr,
+        "GET",
+        &format!("/api/tables/{first}/hands"),
+        None,
+        None,
+    )
+    .await
+    .expect("hands");
+    assert_eq!(status, 403, "{body}");
+    assert_eq!(body["code"], "forbidden");
+    let (status, _) = http(
+        addr,
+        "GET",
+        &format!("/api/tables/{first}/hands/0/stream"),
+        None,
+        None,
+    )
+    .await
+    .expect("stream");
+    assert_eq!(status, 403);
+    let (_, hands) = http(
+        addr,
+        "GET",
+        &format!("/api/tournaments/{id}/hands"),
+        None,
+        None,
+    )
+    .await
+    .expect("export");
+    let hands = hands.as_array().cloned().unwrap_or_default();
+    assert_eq!(hands.len(), 2, "each table's first hand is stored");
+    assert!(
+        hands.iter().all(|h| h["seed"].is_null()),
+        "seeds withheld while the round plays"
+    );
+
+    let before = durable(&detail(addr, &id).await);
+    assert_eq!(
+        before["standings"].as_array().map(Vec::len),
+        Some(5),
+        "bots are never ranked"
+    );
+    stop(running).await;
+
+    // Restarted: the same tournament, and its tables play on.
+    let running = start().await;
+    let addr = running.addr;
+    let after = detail(addr, &id).await;
+    assert_eq!(durable(&after), before, "the restart lost something");
+    assert_eq!(after["status"], "playing");
+    let mut tasks = tokio::task::JoinSet::new();
+    for table in tables_list {
+        for seat in table["seats"].as_array().expect("seats") {
+            if let Some(p) = seat["player"].as_str() {
+                tasks.spawn(play_seat(
+                    addr,
+                    table["table"].as_str().unwrap_or_default().to_string(),
+                    tokens[p].to_string(),
+                ));
+            }
+        }
+    }
+    while tasks.join_next().await.is_some() {}
+    round_ends(addr, &id, 1).await;
+    let (status, _) = http(
+        addr,
+        "GET",
+        &format!("/api/tables/{first}/hands"),
+        None,
+        None,
+    )
+    .await
+    .expect("hands");
+    assert_eq!(status, 200, "shown once the round is over");
+    let (_, hands) = http(
+        addr,
+        "GET",
+        &format!("/api/tournaments/{id}/hands"),
+        None,
+        None,
+    )
+    .await
+    .expect("export");
+    let hands = hands.as_array().cloned().unwrap_or_default();
+    assert_eq!(hands.len(), 4);
+    assert!(
+        hands.iter().all(|h| h["seed"].is_string()),
+        "seeds revealed with the round"
+    );
+    // Raw scoring: each entrant's points are their score, the sum of their seats' deltas.
+    let d = detail(addr, &id).await;
+    for s in d["standings"].as_array().expect("standings") {
+        let e = s["entrant"].as_u64();
+        let mine: i64 = hands
+            .iter()
+            .flat_map(|h| h["seats"].as_array().cloned().unwrap_or_default())
+            .filter(|x| x["entrant"].as_u64() == e)
+            .map(|x| x["delta"].as_i64().unwrap_or(0))
+            .sum();
+        assert_eq!(s["score"].as_i64(), Some(mine), "{s}");
+        assert_eq!(s["points"].as_f64(), Some(mine as f64), "{s}");
+    }
+    // The next round starts on the restarted server.
+    let round2 = start_round(addr, &organiser, &id).await;
+    assert_eq!(round2.as_array().map(Vec::len), Some(2));
+    stop(running).await;
+    let _ = std::fs::remove_dir_all(&dir);
 }

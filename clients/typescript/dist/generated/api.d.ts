@@ -52,6 +52,48 @@ export type CreateRoom = {
      */
     time_bank_seconds?: number;
 };
+/** A tournament to create. */
+export type CreateTournament = {
+    /** Seconds for each decision (3 to 300). */
+    action_seconds?: number;
+    /** Seconds every claim window stays open (1 to 15); by default the server's. */
+    claim_window_seconds?: number | null;
+    /** Whether the tables of a group are dealt the same walls (复式). */
+    duplicate?: boolean;
+    /** Competition points off for each escape (0 to 1000). */
+    escape_penalty?: number;
+    /**
+     * Hands each table plays in a round (1 to 64); by default the ruleset's match length
+     * (Guobiao: 16), else 8.
+     */
+    hands?: number | null;
+    /** Its name (1 to 80 characters). */
+    name: string;
+    /** The ruleset's options, by name (`GET /api/rulesets`). */
+    options?: Record<string, unknown>;
+    /** How rounds after the first are paired. */
+    pairing?: PairingKind;
+    /**
+     * `code` (players register with the tournament's code) or `list` (the organiser
+     * registers them).
+     */
+    registration?: Registration;
+    /** Rounds (1 to 20). */
+    rounds: number;
+    /** Ruleset preset id. */
+    ruleset: RulesetName;
+    schedule?: (Schedule | null);
+    scoring?: (ScoringKind | null);
+    /** Seconds of bank per seat and hand (0 to 600). */
+    time_bank_seconds?: number;
+};
+/** A registered player. */
+export type EntrantOut = {
+    display_name: string;
+    /** Registration number, from 0. */
+    entrant: number;
+    player: string;
+};
 /** An error answer: every error of the HTTP API, whatever failed, has this shape. */
 export type ErrorBody = {
     /**
@@ -98,6 +140,24 @@ export type HandOut = {
     settlement: Record<string, unknown>;
     /** The table. */
     table: string;
+};
+/** One seat of an exported hand. */
+export type HandSeatOut = {
+    /** The seat's score for the hand. */
+    delta: number;
+    /**
+     * Duplicate tournaments: how much better than the average of the group's seats that held
+     * the same tiles (same hand, same wind); 0 otherwise.
+     */
+    duplicate_difference: number;
+    /** The entrant (null: a bot). */
+    entrant: number | null;
+    /** The player (null: a bot). */
+    player: string | null;
+    /** The seat, from 0. */
+    seat: number;
+    /** Its wind in the hand (0 East, the dealer). */
+    wind: number;
 };
 /** A finished hand as the messages of a stream. */
 export type HandStream = {
@@ -161,6 +221,8 @@ export type OptionInfo = {
     /** The words accepted (`choice`). */
     values?: Array<string>;
 };
+/** How later rounds are paired. */
+export type PairingKind = "fewest_repeats" | "swiss";
 /** A player as the API shows one. */
 export type PlayerOut = {
     /** When the player signed up, in Unix milliseconds. */
@@ -169,6 +231,13 @@ export type PlayerOut = {
     display_name: string;
     /** The player's id. */
     id: string;
+};
+/** A player's tournament: the tournament and where they stand in it. */
+export type PlayerTournamentOut = {
+    /** Entrants in all. */
+    entrants: number;
+    standing: (StandingOut | null);
+    tournament: TournamentOut;
 };
 /** A player's public face. */
 export type PublicPlayer = {
@@ -200,6 +269,19 @@ export type Ready = {
     /** `ready`. */
     status: string;
 };
+/**
+ * A registration: `{"code"}` registers oneself with the tournament's code; `{"players"}`
+ * (the organiser only) registers players by id.
+ */
+export type Register = ({
+    /** The tournament's code. */
+    code: string;
+} | {
+    /** Their ids. */
+    players: Array<string>;
+});
+/** How players come in. */
+export type Registration = "code" | "list";
 /** A public room with a free seat. */
 export type RoomListing = {
     /** The room's time for every decision, in seconds. */
@@ -216,6 +298,41 @@ export type RoomListing = {
     seats: Array<Record<string, unknown>>;
     /** The table. */
     table: string;
+};
+/** A round. */
+export type RoundOut = {
+    /** When its last table closed. */
+    ended_ms: number | null;
+    /** From 1. */
+    round: number;
+    started_ms: number;
+    tables: Array<RoundTableOut>;
+};
+/** A seat of a round's table. */
+export type RoundSeatOut = {
+    /** Their name, or the bot's. */
+    display_name: string;
+    /** The entrant (null: a bot, never ranked). */
+    entrant: number | null;
+    /** Who (null for a bot). */
+    player: string | null;
+    /** The seat's total at the table so far. */
+    score: number;
+};
+/** A table of a round. */
+export type RoundTableOut = {
+    /** Its duplicate group. */
+    group: number;
+    /** Hands finished there. */
+    hands_played: number;
+    /** Its seats, East first. */
+    seats: Array<RoundSeatOut>;
+    /** `playing`, `finished` or `closed`. */
+    status: string;
+    /** The game table (`/ws/tables/{table}`). */
+    table: string;
+    /** Its number in the round, from 0. */
+    table_no: number;
 };
 /** A preset a room may play. */
 export type RulesetInfo = {
@@ -246,6 +363,24 @@ export type RulesetInfo = {
 };
 /** A ruleset preset id, as `GET /api/rulesets` lists them. */
 export type RulesetName = "beijing" | "beijing-2020" | "shanghai" | "sichuan" | "sichuan-xuezhan" | "sichuan-xuezhan-9" | "guobiao" | "guobiao-house" | "guangdong" | "suzhou" | "wuhu" | "ningbo" | "two-player";
+/** Rounds started by the clock instead of the organiser. */
+export type Schedule = {
+    /** When round 1 starts (Unix milliseconds). */
+    first_round_at_ms: number;
+    /**
+     * Between the starts of two rounds (milliseconds); a round never starts before the one
+     * before it is over.
+     */
+    round_gap_ms: number;
+};
+/** How a table's result becomes competition points. */
+export type ScoringKind = ({
+    kind: "raw";
+} | {
+    kind: "places";
+    /** Points for first, second … place. */
+    points: Array<number>;
+});
 /** Where a player sits. */
 export type Seated = {
     /** The room's join code. */
@@ -280,6 +415,24 @@ export type SignUp = {
      */
     display_name: string;
 };
+/** One line of the standings. */
+export type StandingOut = {
+    display_name: string;
+    entrant: number;
+    /** Escapes. */
+    escapes: number;
+    /** Tables placed first (shared firsts included). */
+    firsts: number;
+    player: string;
+    /** Competition points (exact to 1/12; escape penalties taken off). */
+    points: number;
+    /** 1 for the leaders; entrants equal on points, score and firsts share a rank. */
+    rank: number;
+    /** Raw score over every table. */
+    score: number;
+    /** Tables played. */
+    tables: number;
+};
 /** Who sat in a seat for the hand. */
 export type StreamSeat = {
     /** The name the table showed: the player's display name, or `bot`. */
@@ -288,6 +441,65 @@ export type StreamSeat = {
     player?: string | null;
     /** The seat, from 0. */
     seat: number;
+};
+/** A tournament whole: settings, entrants, rounds and their tables, live standings. */
+export type TournamentDetail = (TournamentOut) & ({
+    entrants: Array<EntrantOut>;
+    /** The rounds started, in order, with their tables. */
+    round_list: Array<RoundOut>;
+    standings: Array<StandingOut>;
+});
+/** One hand of the tournament. */
+export type TournamentHandOut = {
+    dealer: number;
+    /** `self_draw`, `discard`, `multi_win` or `drawn`. */
+    ending: string;
+    finished_ms: number;
+    group: number;
+    /** The hand's number at its table, from 0. */
+    hand_no: number;
+    /** The hand's replay: `GET` it for the record, or `…/stream` for every seat's messages. */
+    replay: string;
+    round: number;
+    seats: Array<HandSeatOut>;
+    /** The seed (decimal); null while a duplicate round plays, revealed once it is over. */
+    seed: string | null;
+    table: string;
+    table_no: number;
+};
+/** A tournament as the API shows it. */
+export type TournamentOut = {
+    /** Thinking time: milliseconds per decision. */
+    action_ms: number;
+    /** The registration code: shown to the organiser only. */
+    code?: string | null;
+    /** Created, in Unix milliseconds. */
+    created_ms: number;
+    /** Duplicate deals (复式). */
+    duplicate: boolean;
+    /** Competition points off per escape. */
+    escape_penalty: number;
+    /** Hands each table plays in a round. */
+    hands: number;
+    id: string;
+    name: string;
+    /** The organiser. */
+    organiser: string;
+    /** Pairing of later rounds. */
+    pairing: PairingKind;
+    /** How players register. */
+    registration: Registration;
+    /** Rounds in all. */
+    rounds: number;
+    /** Rounds started so far. */
+    rounds_started: number;
+    /** Ruleset preset id. */
+    ruleset: string;
+    schedule?: (Schedule | null);
+    /** Scoring. */
+    scoring: ScoringKind;
+    /** `registering`, `playing` or `finished`. */
+    status: string;
 };
 /** Every operation of the HTTP API: method, path, parameters, body and answer. */
 export interface Operations {
@@ -300,6 +512,16 @@ export interface Operations {
         body: CreateRoom;
         status: 201;
         answer: Seated;
+    };
+    /** Creates a tournament; its creator is the organiser. */
+    create_tournament: {
+        method: "POST";
+        path: "/api/tournaments";
+        params: {};
+        query: {};
+        body: CreateTournament;
+        status: 201;
+        answer: TournamentOut;
     };
     /**
      * The escapes (逃跑) recorded against a player, oldest first, with the ruleset's penalty
@@ -346,6 +568,25 @@ export interface Operations {
         body: undefined;
         status: 200;
         answer: HandStream;
+    };
+    /**
+     * Every finished hand of the tournament, by round, table and hand, each linked to its replay.
+     * A duplicate round's seeds are revealed once the round is over.
+     */
+    hands: {
+        method: "GET";
+        path: "/api/tournaments/{tournament}/hands";
+        params: {
+            /** tournament id */
+            tournament: string;
+        };
+        query: {
+            /** `json` (default) or `csv`. */
+            format?: "json" | "csv";
+        };
+        body: undefined;
+        status: 200;
+        answer: Array<TournamentHandOut>;
     };
     /** Whether the process is alive. */
     health: {
@@ -420,6 +661,21 @@ export interface Operations {
         status: 200;
         answer: Array<RoomListing>;
     };
+    /** Tournaments, newest first. */
+    list_tournaments: {
+        method: "GET";
+        path: "/api/tournaments";
+        params: {};
+        query: {
+            /** Rows to skip (default 0). */
+            offset?: number;
+            /** Rows to return: 1 to 200 (default 50). A value outside is refused (400), not clamped. */
+            limit?: number;
+        };
+        body: undefined;
+        status: 200;
+        answer: Array<TournamentOut>;
+    };
     /** The signed-in player. */
     me: {
         method: "GET";
@@ -463,6 +719,19 @@ export interface Operations {
         status: 200;
         answer: PublicPlayer;
     };
+    /** The tournaments a player registered for, newest first, with their standing in each. */
+    player_tournaments: {
+        method: "GET";
+        path: "/api/players/{player}/tournaments";
+        params: {
+            /** player id */
+            player: string;
+        };
+        query: {};
+        body: undefined;
+        status: 200;
+        answer: Array<PlayerTournamentOut>;
+    };
     /**
      * Waits (long poll) until the player is seated: with other players when a table's worth wait,
      * else with bots after the server's quick-match wait.
@@ -495,6 +764,19 @@ export interface Operations {
         body: undefined;
         status: 200;
         answer: Ready;
+    };
+    /** Registers players; a player registered already keeps their number. */
+    register: {
+        method: "POST";
+        path: "/api/tournaments/{tournament}/entrants";
+        params: {
+            /** tournament id */
+            tournament: string;
+        };
+        query: {};
+        body: Register;
+        status: 200;
+        answer: Array<EntrantOut>;
     };
     /**
      * Signs in again with a valid token: a fresh token is issued with a new expiry and the old one
@@ -563,6 +845,38 @@ export interface Operations {
         status: 201;
         answer: SignedIn;
     };
+    /** The standings, live during a round. */
+    standings: {
+        method: "GET";
+        path: "/api/tournaments/{tournament}/standings";
+        params: {
+            /** tournament id */
+            tournament: string;
+        };
+        query: {
+            /** `json` (default) or `csv`. */
+            format?: "json" | "csv";
+        };
+        body: undefined;
+        status: 200;
+        answer: Array<StandingOut>;
+    };
+    /**
+     * Starts the next round (the organiser only): every entrant seated, bots filling short
+     * tables, every table opened together.
+     */
+    start_round: {
+        method: "POST";
+        path: "/api/tournaments/{tournament}/rounds";
+        params: {
+            /** tournament id */
+            tournament: string;
+        };
+        query: {};
+        body: undefined;
+        status: 201;
+        answer: Array<RoundTableOut>;
+    };
     /** A table's finished hands: seed, dealer, ending, per-seat deltas, settlement. */
     table_hands: {
         method: "GET";
@@ -576,12 +890,32 @@ export interface Operations {
         status: 200;
         answer: Array<HandOut>;
     };
+    /**
+     * A tournament: its settings, entrants, rounds with their tables, and the standings (live
+     * during a round).
+     */
+    tournament: {
+        method: "GET";
+        path: "/api/tournaments/{tournament}";
+        params: {
+            /** tournament id */
+            tournament: string;
+        };
+        query: {};
+        body: undefined;
+        status: 200;
+        answer: TournamentDetail;
+    };
 }
 /** Each operation's method and path, for the HTTP client. */
 export declare const operations: {
     readonly create_room: {
         readonly method: "POST";
         readonly path: "/api/rooms";
+    };
+    readonly create_tournament: {
+        readonly method: "POST";
+        readonly path: "/api/tournaments";
     };
     readonly escapes: {
         readonly method: "GET";
@@ -594,6 +928,10 @@ export declare const operations: {
     readonly hand_stream: {
         readonly method: "GET";
         readonly path: "/api/tables/{table}/hands/{hand}/stream";
+    };
+    readonly hands: {
+        readonly method: "GET";
+        readonly path: "/api/tournaments/{tournament}/hands";
     };
     readonly health: {
         readonly method: "GET";
@@ -615,6 +953,10 @@ export declare const operations: {
         readonly method: "GET";
         readonly path: "/api/rooms";
     };
+    readonly list_tournaments: {
+        readonly method: "GET";
+        readonly path: "/api/tournaments";
+    };
     readonly me: {
         readonly method: "GET";
         readonly path: "/api/me";
@@ -631,6 +973,10 @@ export declare const operations: {
         readonly method: "GET";
         readonly path: "/api/players/{player}";
     };
+    readonly player_tournaments: {
+        readonly method: "GET";
+        readonly path: "/api/players/{player}/tournaments";
+    };
     readonly quickmatch: {
         readonly method: "POST";
         readonly path: "/api/quickmatch";
@@ -642,6 +988,10 @@ export declare const operations: {
     readonly ready: {
         readonly method: "GET";
         readonly path: "/readyz";
+    };
+    readonly register: {
+        readonly method: "POST";
+        readonly path: "/api/tournaments/{tournament}/entrants";
     };
     readonly renew_session: {
         readonly method: "POST";
@@ -667,8 +1017,20 @@ export declare const operations: {
         readonly method: "POST";
         readonly path: "/api/guests";
     };
+    readonly standings: {
+        readonly method: "GET";
+        readonly path: "/api/tournaments/{tournament}/standings";
+    };
+    readonly start_round: {
+        readonly method: "POST";
+        readonly path: "/api/tournaments/{tournament}/rounds";
+    };
     readonly table_hands: {
         readonly method: "GET";
         readonly path: "/api/tables/{table}/hands";
+    };
+    readonly tournament: {
+        readonly method: "GET";
+        readonly path: "/api/tournaments/{tournament}";
     };
 };

@@ -496,8 +496,12 @@ export type ServerFrame = {
     hand_no: number;
     /** Running scores after it. */
     scores: Array<number>;
-    /** The seed, in decimal (it does not fit a JSON number exactly). */
-    seed: string;
+    /**
+     * The seed, in decimal (it does not fit a JSON number exactly). Absent at a table of
+     * a duplicate tournament (复式), whose group's other tables are dealt the same seed:
+     * it is revealed once the round is over, in the tournament's hands.
+     */
+    seed?: string | null;
     /** The settlement. */
     settlement: WireSettlement;
     type: "hand_over";

@@ -8,7 +8,7 @@ use store::{Page, Period, PlayerId, Ranking, TableId, UnixMillis};
 use utoipa::ToSchema;
 
 use super::ErrorBody;
-use super::doc::{RulesetName, UnavailableErrors};
+use super::doc::{InternalErrors, RulesetName, UnavailableErrors};
 use crate::AppState;
 use crate::error::ApiError;
 
@@ -24,6 +24,8 @@ fn table_id(raw: &str) -> Result<TableId, ApiError> {
     responses(
         (status = 200, description = "the table's finished hands, oldest first (none for a table that finished none, or that is not known)", body = Vec<HandOut>),
         (status = 400, description = "`bad_request`: `table` is not a table id", body = ErrorBody),
+        (status = 403, description = "`forbidden`: a duplicate tournament's table while its round plays", body = ErrorBody),
+        InternalErrors,
         UnavailableErrors,
     )
 )]
@@ -32,6 +34,7 @@ pub(super) async fn table_hands(
     Path(table): Path<String>,
 ) -> Result<Json<Vec<HandOut>>, ApiError> {
     let table = table_id(&table)?;
+    crate::tournaments::refuse_if_withheld(&state, &table).await?;
     let hands = state.store.table_hands(&table).await?;
     Ok(Json(hands.iter().map(|h| HandOut::of(h, None)).collect()))
 }
@@ -110,7 +113,9 @@ impl HandOut {
     responses(
         (status = 200, description = "the hand, with its replay `record`", body = HandOut),
         (status = 400, description = "`bad_request`: `table` is not a table id, or `hand` not a number from 0 to 2^63 - 1", body = ErrorBody),
+        (status = 403, description = "`forbidden`: a duplicate tournament's table while its round plays", body = ErrorBody),
         (status = 404, description = "`not_found`: no such hand was finished at this table", body = ErrorBody),
+        InternalErrors,
         UnavailableErrors,
     )
 )]
@@ -119,6 +124,7 @@ pub(super) async fn hand_replay(
     Path((table, hand)): Path<(String, u64)>,
 ) -> Result<Json<HandOut>, ApiError> {
     let table = table_id(&table)?;
+    crate::tournaments::refuse_if_withheld(&state, &table).await?;
     let (summary, record) = state.store.hand(&table, hand).await?;
     Ok(Json(HandOut::of(&summary, Some(record))))
 }

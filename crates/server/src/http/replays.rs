@@ -64,6 +64,7 @@ pub(super) struct HandStream {
     responses(
         (status = 200, description = "the hand as a stream of messages", body = HandStream),
         (status = 400, description = "`bad_request`: `table` is not a table id, or `hand` not a number from 0 to 2^63 - 1", body = ErrorBody),
+        (status = 403, description = "`forbidden`: a duplicate tournament's table while its round plays", body = ErrorBody),
         (status = 404, description = "`not_found`: no such hand was finished at this table", body = ErrorBody),
         (status = 500, description = "`internal`: the stored record does not replay", body = ErrorBody),
         UnavailableErrors,
@@ -74,6 +75,7 @@ pub(super) async fn hand_stream(
     Path((table, hand)): Path<(String, u64)>,
 ) -> Result<Json<HandStream>, ApiError> {
     let table = TableId::parse(&table).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    crate::tournaments::refuse_if_withheld(&state, &table).await?;
     let (summary, record) = state.store.hand(&table, hand).await?;
     let record: HandRecord = serde_json::from_value(record)
         .map_err(|e| ApiError::Internal(format!("hand {table}/{hand}: its record: {e}")))?;

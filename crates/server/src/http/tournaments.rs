@@ -30,7 +30,6 @@ pub(super) fn tournament_id(raw: &str) -> Result<TournamentId, ApiError> {
 
 /// A tournament to create.
 #[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
 pub(super) struct CreateTournament {
     /// Its name (1 to 80 characters).
     name: String,
@@ -380,7 +379,8 @@ pub(super) struct TournamentDetail {
     #[serde(flatten)]
     tournament: TournamentOut,
     entrants: Vec<EntrantOut>,
-    rounds: Vec<RoundOut>,
+    /// The rounds started, in order, with their tables.
+    round_list: Vec<RoundOut>,
     standings: Vec<StandingOut>,
 }
 
@@ -478,22 +478,26 @@ pub(super) async fn tournament(
             })
             .collect(),
         standings: standings_out(&results, &config),
-        rounds,
+        round_list: rounds,
     }))
 }
 
-/// A registration: a player with the code registers themselves; the organiser registers
-/// players by id (of a tournament registering by list, or by code).
+/// A registration: `{"code"}` registers oneself with the tournament's code; `{"players"}`
+/// (the organiser only) registers players by id.
 #[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub(super) struct Register {
-    /// The tournament's code (registering oneself).
-    #[serde(default)]
-    code: Option<String>,
-    /// Players to register (the organiser only; at most 512).
-    #[serde(default)]
-    #[schema(value_type = Vec<String>, max_items = 512)]
-    players: Vec<String>,
+#[serde(untagged)]
+pub(super) enum Register {
+    /// Oneself, with the tournament's code.
+    Code {
+        /// The tournament's code.
+        code: String,
+    },
+    /// Players by id (the organiser only; at most 512).
+    Players {
+        /// Their ids.
+        #[schema(value_type = Vec<String>, max_items = 512)]
+        players: Vec<String>,
+    },
 }
 
 /// Registers players; a player registered already keeps their number.
@@ -505,7 +509,7 @@ pub(super) struct Register {
     security(("bearer" = [])),
     responses(
         (status = 200, description = "everyone registered now, in registration order", body = Vec<EntrantOut>),
-        (status = 400, description = "`bad_request`: `tournament` or a player is not an id, neither `code` nor `players` given, or more than 512 players; or the body is not JSON", body = ErrorBody),
+        (status = 400, description = "`bad_request`: `tournament` or a player is not an id, or `players` empty or longer than 512; or the body is not JSON", body = ErrorBody),
         (status = 403, description = "`forbidden`: a wrong code, registration by list and not the organiser, or players registered by someone else than the organiser", body = ErrorBody),
         (status = 404, description = "`not_found`: no such tournament or player", body = ErrorBody),
         (status = 409, description = "`conflict`: registration closed with the first round", body = ErrorBody),
@@ -522,30 +526,26 @@ pub(super) async fn register(
     Json(body): Json<Register>,
 ) -> Result<Json<Vec<EntrantOut>>, ApiError> {
     let id = tournament_id(&id)?;
-    if body.players.len() > 512 {
-        return Err(ApiError::BadRequest("at most 512 players at once".into()));
-    }
-    let players: Vec<PlayerId> = body
-        .players
-        .iter()
-        .map(|p| PlayerId::parse(p).map_err(|e| ApiError::BadRequest(e.to_string())))
-        .collect::<Result<_, _>>()?;
     let t = state.store.tournament(&id).await?;
     let config = TournamentConfig::read(&t.config).map_err(ApiError::Internal)?;
     let organiser = authed.player == t.organiser;
-    let who: Vec<PlayerId> = match (&body.code, players.is_empty()) {
-        (None, true) => {
-            return Err(ApiError::BadRequest(
-                "give `code` (yourself) or `players`".into(),
-            ));
+    let who: Vec<PlayerId> = match &body {
+        Register::Players { players } => {
+            if players.is_empty() || players.len() > 512 {
+                return Err(ApiError::BadRequest("give 1 to 512 players".into()));
+            }
+            let players = players
+                .iter()
+                .map(|p| PlayerId::parse(p).map_err(|e| ApiError::BadRequest(e.to_string())))
+                .collect::<Result<Vec<_>, _>>()?;
+            if !organiser {
+                return Err(ApiError::Forbidden(
+                    "only the organiser registers other players".into(),
+                ));
+            }
+            players
         }
-        (_, false) if !organiser => {
-            return Err(ApiError::Forbidden(
-                "only the organiser registers other players".into(),
-            ));
-        }
-        (_, false) => players,
-        (Some(code), true) => {
+        Register::Code { code } => {
             if config.registration == Registration::List && !organiser {
                 return Err(ApiError::Forbidden(
                     "this tournament registers its players by the organiser's list".into(),

@@ -56,6 +56,32 @@ pub async fn watch_once(state: &AppState) -> Result<(), store::StoreError> {
     Ok(())
 }
 
+/// Whether `table`'s hands are withheld for now: a duplicate tournament's table while its
+/// round plays (its seeds and replays would show the group's other tables their walls).
+pub async fn withheld(
+    state: &AppState,
+    table: &store::TableId,
+) -> Result<bool, crate::error::ApiError> {
+    let Some((t, round)) = state.store.tournament_of_table(table).await? else {
+        return Ok(false);
+    };
+    let config = TournamentConfig::read(&t.config).map_err(crate::error::ApiError::Internal)?;
+    Ok(config.duplicate && round.ended.is_none())
+}
+
+/// Refuses with 403 when `table`'s hands are withheld ([`withheld`]).
+pub async fn refuse_if_withheld(
+    state: &AppState,
+    table: &store::TableId,
+) -> Result<(), crate::error::ApiError> {
+    if withheld(state, table).await? {
+        return Err(crate::error::ApiError::Forbidden(
+            "a duplicate tournament table's hands are shown once its round is over".into(),
+        ));
+    }
+    Ok(())
+}
+
 async fn look_after(state: &AppState, t: &TournamentRecord) -> Result<(), rounds::RoundError> {
     let mut t = t.clone();
     if t.rounds_started > 0 {

@@ -487,6 +487,36 @@ impl Store {
         Ok(ended == 1)
     }
 
+    /// The tournament, round and round's end of a game table, if it is a tournament's.
+    pub async fn tournament_of_table(
+        &self,
+        table: &TableId,
+    ) -> Result<Option<(TournamentRecord, RoundRecord)>, StoreError> {
+        let row: Option<(String, i64, i64, Option<i64>)> = on_backend!(self, pool => {
+            sqlx::query_as(
+                "SELECT t.tournament_id, t.round_no, r.started_ms, r.ended_ms \
+                 FROM tournament_tables t JOIN tournament_rounds r \
+                 ON r.tournament_id = t.tournament_id AND r.round_no = t.round_no \
+                 WHERE t.table_id = $1",
+            )
+            .bind(table.as_str())
+            .fetch_optional(pool)
+            .await?
+        });
+        let Some((id, round, started, ended)) = row else {
+            return Ok(None);
+        };
+        let t = self.tournament(&TournamentId::stored(id)).await?;
+        Ok(Some((
+            t,
+            RoundRecord {
+                round: small(round, "round")?,
+                started: UnixMillis(started),
+                ended: ended.map(UnixMillis),
+            },
+        )))
+    }
+
     /// Every stored hand of the tournament's tables, by round, table and hand.
     pub async fn tournament_hands(
         &self,
