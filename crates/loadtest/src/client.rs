@@ -361,6 +361,7 @@ fn error_code(code: ErrorCode) -> &'static str {
         ErrorCode::RateLimited => "rate_limited",
         ErrorCode::TableClosed => "table_closed",
         ErrorCode::Moving => "moving",
+        ErrorCode::NotWatchable => "not_watchable",
         ErrorCode::Internal => "internal",
     }
 }

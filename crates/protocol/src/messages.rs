@@ -154,6 +154,9 @@ pub enum ErrorCode {
     /// The table is moving to another server (its server stopped or failed): the request
     /// changed nothing; a snapshot follows on this connection once the table plays again.
     Moving,
+    /// The table admits no spectators: a duplicate tournament table (复式) while its round
+    /// plays, since a table ahead would show the others their walls.
+    NotWatchable,
     /// The server failed; the request changed nothing.
     Internal,
 }

@@ -547,6 +547,21 @@ async fn a_restart_in_the_middle_of_a_round_loses_nothing() {
     .await
     .expect("stream");
     assert_eq!(status, 403);
+    // Nor is it watched: a spectator is refused with its own code.
+    let mut spectator = Client::watch(addr, &first, &organiser)
+        .await
+        .expect("watch");
+    let refusal = spectator
+        .next(WAIT)
+        .await
+        .expect("an answer")
+        .expect("an error frame");
+    assert_eq!(refusal["code"], "not_watchable", "{refusal}");
+    assert!(spectator.next(WAIT).await.expect("closed").is_none());
+    assert_eq!(
+        spectator.closed.as_ref().map(|c| c.1.as_str()),
+        Some("not_watchable")
+    );
     let (_, hands) = http(
         addr,
         "GET",

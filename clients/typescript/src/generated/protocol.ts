@@ -2,7 +2,7 @@
 /* eslint-disable */
 
 /** Why a request failed. */
-export type ErrorCode = ("bad_message" | "too_large" | "not_authenticated" | "bad_token" | "not_seated" | "escaped" | "not_your_turn" | "illegal_action" | "duplicate_id" | "rate_limited" | "table_closed" | "moving" | "internal");
+export type ErrorCode = ("bad_message" | "too_large" | "not_authenticated" | "bad_token" | "not_seated" | "escaped" | "not_your_turn" | "illegal_action" | "duplicate_id" | "rate_limited" | "table_closed" | "moving" | "not_watchable" | "internal");
 
 /** A decision the seat owes. */
 export type PromptInfo = {

@@ -90,10 +90,20 @@ pub async fn watch(
 }
 
 async fn spectate(state: AppState, table: Option<TableId>, mut socket: WebSocket, conn: u64) {
-    let (target, token) = match hello(&state, table, &mut socket).await {
+    let (target, token) = match hello(&state, table.clone(), &mut socket).await {
         Ok((_, target, _, token)) => (target, token),
         Err(refusal) => return refuse(&mut socket, refusal).await,
     };
+    if let Some(table) = &table {
+        match crate::tournaments::withheld(&state, table).await {
+            Ok(false) => {}
+            Ok(true) => {
+                let why = "a duplicate tournament table is watched once its round is over";
+                return refuse(&mut socket, (ErrorCode::NotWatchable, why.into())).await;
+            }
+            Err(e) => return refuse(&mut socket, (ErrorCode::Internal, e.to_string())).await,
+        }
+    }
     let (tx, mut rx) = mpsc::channel::<(Instant, Arc<str>)>(OUTBOX * 4);
     let Some(room) = Link::watch(target, conn, tx).await else {
         return refuse(
