@@ -89,3 +89,14 @@ export function history(player, offset = 0, limit = 50) {
 export function leaderboard(ruleset, period = 'all', by = 'score', offset = 0, limit = 50) {
   return http.call('leaderboard', { params: { ruleset }, query: { period, by, offset, limit } });
 }
+
+/** `GET /api/tournaments`: the newest first. */
+export const tournaments = () => http.call('list_tournaments', { query: { offset: 0, limit: 50 } });
+/** `POST /api/tournaments`: the new tournament, its code included (the organiser's). */
+export const createTournament = (body) => http.call('create_tournament', { body });
+/** `GET /api/tournaments/{tournament}`: entrants, rounds with their tables, live standings. */
+export const tournament = (id) => http.call('tournament', { params: { tournament: id } });
+/** `POST /api/tournaments/{tournament}/entrants`: `{code}` registers oneself. */
+export const registerTournament = (id, body) => http.call('register', { params: { tournament: id }, body });
+/** `POST /api/tournaments/{tournament}/rounds`: the next round's tables (the organiser). */
+export const startRound = (id) => http.call('start_round', { params: { tournament: id } });

@@ -1,5 +1,6 @@
 // The application: the session, the routes (#/lobby, #/table/{id}, #/boards, #/player/{id},
-// #/hands/{table}, #/replay/{table}/{n}) and the table's connection.
+// #/hands/{table}, #/replay/{table}/{n}, #/tournaments, #/tournament/{id}) and the table's
+// connection.
 //
 // The session (`POST /api/guests`) and the seat the player last took are kept in
 // localStorage, so a reloaded page signs in again and goes back to its table; the SDK's
@@ -16,6 +17,7 @@ import { checkFont } from './font.js';
 import { renderLobby, renderSignIn } from './lobby.js';
 import { renderReplay } from './replay.js';
 import { renderTable, updateCountdown } from './table.js';
+import { renderTournament, renderTournaments } from './tournaments.js';
 
 const SESSION_KEY = 'mahjong.session';
 const SEAT_KEY = 'mahjong.seat';
@@ -88,6 +90,7 @@ function renderHeader() {
     el('a', { href: '#/lobby' }, 'Lobby'),
     app.seat ? el('a', { href: `#/table/${app.seat.table}`, dataset: { testid: 'nav-table' } }, 'My table') : null,
     el('a', { href: '#/boards' }, 'Leaderboards'),
+    el('a', { href: '#/tournaments', dataset: { testid: 'nav-tournaments' } }, 'Tournaments'),
     app.session ? el('a', { href: `#/player/${app.session.player}` }, 'My hands') : null);
   replace(who, app.session
     ? [el('span', { class: 'me-name', dataset: { testid: 'me-name' } }, app.session.display_name),
@@ -326,6 +329,14 @@ function route() {
       return renderTableHands(main, { table: a, onError: showError });
     case 'replay':
       return renderReplay(main, { table: a, handNo: Number(b ?? 0), session: app.session, onError: showError });
+    case 'tournaments':
+      return renderTournaments(main, { session: app.session, onError: showError });
+    case 'tournament':
+      if (a) {
+        app.stopLobby = renderTournament(main, { id: a, session: app.session, onError: showError });
+        return undefined;
+      }
+      break;
     default:
       break;
   }

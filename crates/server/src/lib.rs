@@ -120,6 +120,7 @@ impl AppState {
             code: code.clone(),
             spectator_delay_ms: spec.spectator_delay_ms,
             deals: room::Deals::Random,
+            first_deal: room::FirstDeal::AllConnected,
         };
         let table = engine::Table::new(ruleset.clone(), room::random_u64());
         let (record, claim) = self

@@ -816,3 +816,235 @@ async fn the_client_is_served() {
     assert!(header(&headers, "content-type").is_some_and(|t| t.starts_with("application/json")));
     server.finish().await;
 }
+
+/// A tournament in the page: its organiser creates it through the form, registers with the
+/// code, sees four more players register (the page refreshes by itself), starts the round, and
+/// watches the round's two tables (three seats marked as bots) play and the standings fill in,
+/// live; the standings shown are the API's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tournament_page_shows_registration_tables_and_live_standings() {
+    let Some(chromium) = cdp::find_chromium() else {
+        assert!(
+            !browser_required(),
+            "MAHJONG_REQUIRE_BROWSER=1 but no Chromium"
+        );
+        eprintln!("NOTICE: tournament browser test skipped: no Chromium");
+        return;
+    };
+    let server = common::sqlite_server_with(|c| {
+        // The organiser's own seat is played by the bot (托管) while the page watches.
+        c.grace_ms = 200;
+        c.reconnect_ms = 600_000;
+    })
+    .await;
+    let browser = cdp::Browser::launch(&chromium)
+        .await
+        .expect("start chromium");
+    let mut page = browser.new_page().await.expect("open a page");
+    let outcome = tokio::time::timeout(LIMIT, tournament_page(&mut page, server.addr)).await;
+    match outcome {
+        Ok(Ok(shot)) => println!("artifact: {}", shot.display()),
+        Ok(Err(e)) => panic!(
+            "the tournament page failed: {e:#}\n{}",
+            browser.stderr_tail()
+        ),
+        Err(_) => panic!(
+            "the tournament page did not finish: {}",
+            page_text(&mut page).await
+        ),
+    }
+    server.finish().await;
+}
+
+async fn tournament_page(page: &mut cdp::Page, addr: SocketAddr) -> anyhow::Result<PathBuf> {
+    let dir = artifacts();
+    std::fs::create_dir_all(&dir).context("create the artifacts directory")?;
+    page.set_viewport(1280, 900, 1.0, false).await?;
+    page.navigate(&format!("http://{addr}/")).await?;
+    let ten = Duration::from_secs(10);
+    wait_for(
+        page,
+        "!!document.querySelector('[data-testid=\"signin-name\"]')",
+        ten,
+    )
+    .await?;
+    page.eval(
+        "(() => { document.querySelector('[data-testid=\"signin-name\"]').value = '主办人';
+                 document.querySelector('[data-testid=\"signin-submit\"]').click(); return true; })()",
+    )
+    .await?;
+    // Signed in, the page shows the lobby; the header leads to the tournaments.
+    wait_for(
+        page,
+        "!!document.querySelector('[data-testid=\"create-room\"]')",
+        ten,
+    )
+    .await?;
+    page.eval(
+        "(() => { document.querySelector('[data-testid=\"nav-tournaments\"]').click(); return true; })()",
+    )
+    .await?;
+    wait_for(
+        page,
+        "!!document.querySelector('[data-testid=\"tournament-create\"]')",
+        ten,
+    )
+    .await?;
+    page.eval(
+        r#"(() => {
+          const set = (t, v) => { const e = document.querySelector(`[data-testid="${t}"]`); e.value = v; e.dispatchEvent(new Event('change')); };
+          set('tournament-name', '浏览器杯 Browser cup');
+          set('tournament-ruleset', 'sichuan');
+          set('tournament-rounds', '1');
+          set('tournament-hands', '1');
+          document.querySelector('[data-testid="tournament-create"]').click();
+          return true;
+        })()"#,
+    )
+    .await?;
+    wait_for(
+        page,
+        "!!document.querySelector('[data-testid=\"tournament-code\"]')",
+        ten,
+    )
+    .await?;
+    let code = page
+        .eval("document.querySelector('[data-testid=\"tournament-code\"]').textContent")
+        .await?;
+    let id = page
+        .eval("location.hash.split('/')[2]")
+        .await?
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    // Registration by code, in the page.
+    page.eval(
+        "(() => { document.querySelector('[data-testid=\"register\"]').click(); return true; })()",
+    )
+    .await?;
+    wait_for(
+        page,
+        "!!document.querySelector('[data-testid=\"registered\"]')",
+        ten,
+    )
+    .await?;
+    // Four more register over the API; the page shows them without a reload.
+    let mut players = Vec::new();
+    for i in 0..4 {
+        let (player, token) = common::guest(addr, &format!("选手{i}")).await;
+        let (status, body) = common::http(
+            addr,
+            "POST",
+            &format!("/api/tournaments/{id}/entrants"),
+            Some(&token),
+            Some(serde_json::json!({"code": code})),
+        )
+        .await?;
+        anyhow::ensure!(status == 200, "register: {body}");
+        players.push((player, token));
+    }
+    wait_for(
+        page,
+        "document.querySelectorAll('[data-testid=\"entrants\"] li').length === 5",
+        ten,
+    )
+    .await?;
+    // The round: two tables, the three empty seats marked as bots.
+    page.eval("(() => { document.querySelector('[data-testid=\"start-round\"]').click(); return true; })()")
+        .await?;
+    wait_for(
+        page,
+        "document.querySelectorAll('[data-testid=\"round-table\"]').length === 2",
+        ten,
+    )
+    .await?;
+    let bots = page
+        .eval("document.querySelectorAll('[data-testid=\"round-seat\"][data-bot=\"true\"]').length")
+        .await?;
+    anyhow::ensure!(bots == 3, "bot seats shown: {bots}");
+    // The other players play their seats; the standings fill in as the tables finish.
+    let (status, detail) =
+        common::http(addr, "GET", &format!("/api/tournaments/{id}"), None, None).await?;
+    anyhow::ensure!(status == 200, "{detail}");
+    let mut tasks = tokio::task::JoinSet::new();
+    for table in detail["round_list"][0]["tables"]
+        .as_array()
+        .into_iter()
+        .flatten()
+    {
+        for seat in table["seats"].as_array().into_iter().flatten() {
+            let Some((_, token)) = players
+                .iter()
+                .find(|(p, _)| seat["player"].as_str() == Some(p))
+            else {
+                continue;
+            };
+            let (table, token) = (
+                table["table"].as_str().unwrap_or_default().to_string(),
+                token.clone(),
+            );
+            tasks.spawn(async move {
+                let mut client = common::Client::connect(addr, &table, &token, None).await?;
+                while let Some(m) = client.next(Duration::from_secs(60)).await? {
+                    if m["type"] == "table_closed" {
+                        break;
+                    }
+                    if let Some(legal) = common::prompt_of(&m) {
+                        client.act(common::choose(&legal)).await?;
+                    }
+                }
+                anyhow::Ok(())
+            });
+        }
+    }
+    while let Some(done) = tasks.join_next().await {
+        done??;
+    }
+    wait_for(
+        page,
+        "document.querySelectorAll('[data-testid=\"round-table\"][data-status=\"finished\"]').length === 2",
+        Duration::from_secs(30),
+    )
+    .await?;
+    wait_for(
+        page,
+        "[...document.querySelectorAll('[data-testid=\"standing\"]')].length === 5 && [...document.querySelectorAll('[data-testid=\"standing\"] td:nth-child(6)')].every((td) => td.textContent === '1')",
+        Duration::from_secs(15),
+    )
+    .await?;
+    let shown = page
+        .eval(
+            r#"JSON.stringify([...document.querySelectorAll('[data-testid="standing"]')].map((tr) => [Number(tr.dataset.entrant), tr.children[2].textContent]))"#,
+        )
+        .await?;
+    let shown: Vec<(u64, String)> = serde_json::from_str(shown.as_str().unwrap_or("[]"))?;
+    let (_, standings) = common::http(
+        addr,
+        "GET",
+        &format!("/api/tournaments/{id}/standings"),
+        None,
+        None,
+    )
+    .await?;
+    let api: Vec<(u64, String)> = standings
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|s| {
+            let p = s["points"].as_f64().unwrap_or(f64::NAN);
+            let text = if p.fract() == 0.0 {
+                format!("{p}")
+            } else {
+                format!("{p:.2}")
+            };
+            (s["entrant"].as_u64().unwrap_or(99), text)
+        })
+        .collect();
+    anyhow::ensure!(
+        shown == api,
+        "the page's standings {shown:?} are not the API's {api:?}"
+    );
+    let shot = dir.join("tournament.png");
+    page.screenshot(&shot).await?;
+    Ok(shot)
+}

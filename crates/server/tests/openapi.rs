@@ -188,7 +188,20 @@ async fn fixtures(addr: SocketAddr) -> BTreeMap<String, Vec<Value>> {
             vec![
                 json!(code),
                 json!(format!(" {} ", code.to_ascii_lowercase())),
+            ],
+        ),
+        // Registering takes the tournament's code, as given or as a person might type it.
+        (
+            "/api/tournaments/{tournament}/entrants code".to_string(),
+            vec![
                 cup["code"].clone(),
+                json!(format!(
+                    " {} ",
+                    cup["code"]
+                        .as_str()
+                        .unwrap_or_default()
+                        .to_ascii_lowercase()
+                )),
             ],
         ),
     ])

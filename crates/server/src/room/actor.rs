@@ -43,6 +43,8 @@ pub struct Room {
     claim: store::Claim,
     store: Store,
     settings: RoomSettings,
+    /// A room that deals after the grace whoever has come: when.
+    deal_by: Option<Instant>,
     timing: Timing,
     table: Table,
     /// Where the match is (the hand in play lives there).
@@ -102,6 +104,8 @@ impl Room {
         let first_grace = Duration::from_millis(seated_grace_ms);
         let now = timing.time.now();
         let wait_until = now + Duration::from_millis(timing.room_wait_ms);
+        let deal_by =
+            (settings.first_deal == super::FirstDeal::AfterGrace).then(|| now + first_grace);
         let seats: Vec<SeatCtl> = occupants
             .into_iter()
             .chain(std::iter::repeat(Occupant::Empty))
@@ -127,7 +131,8 @@ impl Room {
             settings,
             timing,
             seed_sha256: game.as_ref().map(|_| seed_commitment(seed)),
-            phase: Phase::start(game, u64::from(table.state().hands_played), now, wait_until),
+            phase: Phase::start(game, u64::from(table.state().hands_played), now, wait_until)
+                .dealt_by(deal_by),
             table,
             seed,
             announced: seats.iter().map(|s| s.status(now)).collect(),
@@ -136,6 +141,7 @@ impl Room {
             seats,
             log_seq,
             rng: SeededRng::new(random_u64()),
+            deal_by,
             escaped_in_hand: Vec::new(),
             store_backoff: super::backoff::Backoff::new(
                 Duration::from_secs(1),

@@ -32,6 +32,22 @@ pub struct RoomSettings {
     pub spectator_delay_ms: u64,
     /// Where its hands' seeds come from.
     pub deals: Deals,
+    /// When its first hand is dealt.
+    pub first_deal: FirstDeal,
+}
+
+/// When a room deals its first hand.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FirstDeal {
+    /// Once every seated player has connected; a room nobody completes closes unplayed after
+    /// the room wait (`--room-wait-ms`).
+    #[default]
+    AllConnected,
+    /// Once every seated player has connected, or the seated players' grace has passed,
+    /// whichever comes first: then the bot plays an absent player's seat until they come (and
+    /// one who never comes has escaped). A tournament's table is played whoever shows up.
+    AfterGrace,
 }
 
 /// Where a room's seeds come from.
@@ -401,6 +417,9 @@ pub struct StoredRoom {
     /// Where its seeds come from (random unless a duplicate tournament table).
     #[serde(default)]
     pub deals: Deals,
+    /// When its first hand is dealt.
+    #[serde(default)]
+    pub first_deal: FirstDeal,
 }
 
 impl StoredRoom {
@@ -414,6 +433,7 @@ impl StoredRoom {
             code: self.code.clone(),
             spectator_delay_ms: self.spectator_delay_ms,
             deals: self.deals.clone(),
+            first_deal: self.first_deal,
         }
     }
 }

@@ -10,7 +10,7 @@ use tournament::seating::{Pairing, Request, Round, Table, seat};
 use super::config::{PairingKind, TournamentConfig};
 use super::standings::Results;
 use crate::AppState;
-use crate::room::{Deals, StoredRoom, hex_key};
+use crate::room::{Deals, FirstDeal, StoredRoom, hex_key};
 
 /// The level of the bots that fill a short table.
 pub const BOT_LEVEL: &str = "strong";
@@ -191,6 +191,7 @@ async fn new_table(
         code,
         spectator_delay_ms: 0,
         deals: deals.clone(),
+        first_deal: FirstDeal::AfterGrace,
     };
     let engine_table = engine::Table::new(ruleset.clone(), deals.table_seed());
     let seats = table

@@ -122,10 +122,14 @@ impl Request {
     }
 }
 
-/// The generator: a seeded stream of requests, with the fixture's live values by name.
+/// The generator: a seeded stream of requests, with the fixture's live values by name. A
+/// fixture named `"{path} {name}"` (`"/api/tournaments/{tournament}/entrants code"`) is used
+/// for `name` in that path's requests before one named `name` alone.
 pub struct Generator {
     rng: ChaCha8Rng,
     fixtures: BTreeMap<String, Vec<Value>>,
+    /// The path of the operation being built.
+    scope: String,
 }
 
 /// Values of JSON types, one of which differs from whatever a field should be.
@@ -184,6 +188,7 @@ impl Generator {
         Generator {
             rng: ChaCha8Rng::seed_from_u64(seed),
             fixtures,
+            scope: String::new(),
         }
     }
 
@@ -249,6 +254,7 @@ impl Generator {
         mutation: Mutation,
         forced: Option<Break>,
     ) -> Request {
+        self.scope = op.path.clone();
         let mut path_values = BTreeMap::new();
         let mut query = Vec::new();
         let mut broken = false;
@@ -504,7 +510,10 @@ impl Generator {
     /// knows one.
     pub fn valid(&mut self, spec: &Spec, schema: &Value, name: Option<&str>) -> Value {
         let schema = spec.resolve(schema);
-        if let Some(known) = name.and_then(|n| self.fixtures.get(n)).cloned()
+        let scoped = name.and_then(|n| self.fixtures.get(&format!("{} {n}", self.scope)));
+        if let Some(known) = scoped
+            .or_else(|| name.and_then(|n| self.fixtures.get(n)))
+            .cloned()
             && !known.is_empty()
             && self.chance(80)
         {

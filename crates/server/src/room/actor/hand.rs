@@ -26,11 +26,13 @@ impl Room {
                 Phase::Closing { .. } | Phase::Storing(_) => return,
                 Phase::Waiting { retry_at, .. } => {
                     // The first hand waits for every player to connect (or to run out of time
-                    // and give the seat back).
+                    // and give the seat back), or, at a table that deals after the grace
+                    // whoever has come, for that time.
+                    let graced = self.deal_by.is_some_and(|t| t <= now);
                     let ready = self.seats.iter().all(|s| match s.occupant {
                         Occupant::Empty => false,
                         Occupant::Bot(_) | Occupant::Escaped { .. } => true,
-                        Occupant::Player { .. } => s.conn().is_some(),
+                        Occupant::Player { .. } => graced || s.conn().is_some(),
                     });
                     let due = retry_at.is_none_or(|t| t <= now);
                     if !(ready && due && self.start_hand().await) {

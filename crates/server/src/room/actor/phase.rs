@@ -94,6 +94,17 @@ impl Phase {
             },
         }
     }
+
+    /// A waiting room that deals at `deal_by` whoever has come wakes then.
+    pub(super) fn dealt_by(self, deal_by: Option<Instant>) -> Phase {
+        match (self, deal_by) {
+            (Phase::Waiting { until, .. }, Some(at)) => Phase::Waiting {
+                until,
+                retry_at: Some(at),
+            },
+            (phase, _) => phase,
+        }
+    }
 }
 
 /// Waits for the writer's answer while a hand is being stored; for ever otherwise (a branch of
