@@ -650,3 +650,48 @@ async fn a_restart_in_the_middle_of_a_round_loses_nothing() {
     stop(running).await;
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_scheduled_round_starts_by_itself_when_due() {
+    let server = common::sqlite_server().await;
+    let addr = server.addr;
+    let now_ms = i64::try_from(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_millis())
+            .unwrap_or(0),
+    )
+    .unwrap_or(0);
+    // Round 1 is due now, round 2 a day later: the watch starts the first only.
+    let (organiser, t) = create(
+        addr,
+        json!({"name": "On the clock", "ruleset": "sichuan", "rounds": 2, "hands": 1,
+               "schedule": {"first_round_at_ms": now_ms, "round_gap_ms": 86_400_000}}),
+    )
+    .await;
+    let id = t["id"].as_str().expect("id").to_string();
+    let players = register(addr, &t, 4).await;
+    eventually("the scheduled round started", async || {
+        detail(addr, &id).await["rounds_started"] == 1
+    })
+    .await;
+    let d = detail(addr, &id).await;
+    let tables = d["round_list"][0]["tables"].clone();
+    assert_eq!(tables.as_array().map(Vec::len), Some(1));
+    play_round(addr, &tables, &players).await;
+    round_ends(addr, &id, 1).await;
+    // Round 2 is not due for a day, so the watch leaves it; the organiser may still start it
+    // by hand (a schedule starts rounds, it does not lock them).
+    assert_eq!(detail(addr, &id).await["rounds_started"], 1);
+    let (status, _) = http(
+        addr,
+        "POST",
+        &format!("/api/tournaments/{id}/rounds"),
+        Some(&organiser),
+        None,
+    )
+    .await
+    .expect("start");
+    assert_eq!(status, 201);
+    server.finish().await;
+}
