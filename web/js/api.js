@@ -100,3 +100,5 @@ export const tournament = (id) => http.call('tournament', { params: { tournament
 export const registerTournament = (id, body) => http.call('register', { params: { tournament: id }, body });
 /** `POST /api/tournaments/{tournament}/rounds`: the next round's tables (the organiser). */
 export const startRound = (id) => http.call('start_round', { params: { tournament: id } });
+/** `GET /api/rankings/tournaments?ruleset=`: players across finished tournaments. */
+export const tournamentRanking = (ruleset) => http.call('tournament_ranking', { query: ruleset ? { ruleset } : {} });

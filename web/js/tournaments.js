@@ -13,8 +13,9 @@ export async function renderTournaments(root, { session, onError }) {
   replace(root, el('div', { class: 'card wide' }, el('h2', {}, 'Tournaments 比赛'), el('p', { class: 'muted' }, 'Loading…')));
   let list;
   let rulesets;
+  let ranking;
   try {
-    [list, rulesets] = await Promise.all([api.tournaments(), api.rulesets()]);
+    [list, rulesets, ranking] = await Promise.all([api.tournaments(), api.rulesets(), api.tournamentRanking()]);
   } catch (err) {
     onError(err);
     return;
@@ -28,7 +29,20 @@ export async function renderTournaments(root, { session, onError }) {
         el('td', {}, statusText(t.status)),
         el('td', { class: 'num' }, `${t.rounds_started} / ${t.rounds}`)))))
     : el('p', { class: 'muted' }, 'No tournament yet.');
+  const best = ranking.length
+    ? el('table', { dataset: { testid: 'tournament-ranking' } },
+      el('thead', {}, el('tr', {}, el('th', {}, '#'), el('th', {}, 'Player'), el('th', { class: 'num' }, 'Tournaments'),
+        el('th', { class: 'num' }, 'Wins'), el('th', { class: 'num' }, 'Podiums'), el('th', { class: 'num' }, 'Mean placing'))),
+      el('tbody', {}, ranking.slice(0, 50).map((r) => el('tr', {},
+        el('td', {}, String(r.rank)),
+        el('td', {}, el('a', { href: `#/player/${r.player}` }, r.display_name)),
+        el('td', { class: 'num' }, String(r.tournaments)),
+        el('td', { class: 'num' }, String(r.wins)),
+        el('td', { class: 'num' }, String(r.podiums)),
+        el('td', { class: 'num' }, `${Math.round(r.mean_placing * 100)}%`)))))
+    : el('p', { class: 'muted' }, 'No tournament has finished yet.');
   replace(root, el('div', { class: 'card wide' }, el('h2', {}, 'Tournaments 比赛'), rows),
+    el('div', { class: 'card wide' }, el('h3', {}, 'Across tournaments'), best),
     session ? createForm(rulesets, onError) : null);
 }
 

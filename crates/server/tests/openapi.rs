@@ -190,6 +190,13 @@ async fn fixtures(addr: SocketAddr) -> BTreeMap<String, Vec<Value>> {
                 json!(format!(" {} ", code.to_ascii_lowercase())),
             ],
         ),
+        // A tournament's options and scoring as valid for whichever preset it names: its
+        // defaults, and raw scoring (places scoring needs a number per seat of that preset).
+        ("/api/tournaments options".to_string(), vec![json!({})]),
+        (
+            "/api/tournaments scoring".to_string(),
+            vec![json!({"kind": "raw"})],
+        ),
         // Registering takes the tournament's code, as given or as a person might type it.
         (
             "/api/tournaments/{tournament}/entrants code".to_string(),

@@ -418,6 +418,52 @@ async fn a_sixteen_player_duplicate_tournament_plays_four_rounds() {
     .expect("player's tournaments");
     assert_eq!(theirs[0]["tournament"]["id"], id.as_str());
     assert_eq!(theirs[0]["standing"]["entrant"], entrant_of[&players[3].0]);
+
+    // The ranking across tournaments: one finished tournament, so each player's placing is
+    // (16 − rank) / 15 and the leaders have its win.
+    let (status, ranking) = http(
+        addr,
+        "GET",
+        "/api/rankings/tournaments?ruleset=sichuan",
+        None,
+        None,
+    )
+    .await
+    .expect("ranking");
+    assert_eq!(status, 200, "{ranking}");
+    let ranking = ranking.as_array().cloned().unwrap_or_default();
+    assert_eq!(ranking.len(), 16);
+    for s in &standings {
+        let line = ranking
+            .iter()
+            .find(|r| r["player"] == s["player"])
+            .expect("every entrant ranked");
+        let rank = s["rank"].as_f64().unwrap_or(0.0);
+        assert_eq!(line["wins"], u64::from(rank == 1.0), "{line}");
+        assert_eq!(line["tournaments"], 1);
+        let placing = line["mean_placing"].as_f64().unwrap_or(-1.0);
+        assert!((placing - (16.0 - rank) / 15.0).abs() < 1e-9, "{line}");
+    }
+    let (_, none) = http(
+        addr,
+        "GET",
+        "/api/rankings/tournaments?ruleset=guobiao",
+        None,
+        None,
+    )
+    .await
+    .expect("ranking");
+    assert_eq!(none, json!([]));
+    let (status, _) = http(
+        addr,
+        "GET",
+        "/api/rankings/tournaments?ruleset=nope",
+        None,
+        None,
+    )
+    .await
+    .expect("ranking");
+    assert_eq!(status, 400);
     server.finish().await;
 }
 

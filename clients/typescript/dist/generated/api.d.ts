@@ -67,7 +67,7 @@ export type CreateTournament = {
      * (Guobiao: 16), else 8.
      */
     hands?: number | null;
-    /** Its name (1 to 80 characters). */
+    /** Its name (1 to 80 characters, not all spaces). */
     name: string;
     /** The ruleset's options, by name (`GET /api/rulesets`). */
     options?: Record<string, unknown>;
@@ -257,6 +257,24 @@ export type QuickMatchInfo = {
      * (`--quick-fill-ms`).
      */
     fill_ms: number;
+};
+/** One player's line of the ranking across tournaments. */
+export type RankingOut = {
+    display_name: string;
+    /**
+     * The mean of (entrants − rank) / (entrants − 1) over their tournaments: 1 for always
+     * first, 0 for always last (a tournament of one counts 1).
+     */
+    mean_placing: number;
+    player: string;
+    /** Ranked third or better. */
+    podiums: number;
+    /** 1 for the best; players equal on wins, podiums and mean placing share a rank. */
+    rank: number;
+    /** Finished tournaments played. */
+    tournaments: number;
+    /** Won (ranked first, shared firsts included). */
+    wins: number;
 };
 /** A ready server and its pool. */
 export type Ready = {
@@ -906,6 +924,19 @@ export interface Operations {
         status: 200;
         answer: TournamentDetail;
     };
+    /** A ranking across finished tournaments: players by wins, then podiums, then mean placing. */
+    tournament_ranking: {
+        method: "GET";
+        path: "/api/rankings/tournaments";
+        params: {};
+        query: {
+            /** Only the tournaments of this preset (default: every preset). */
+            ruleset?: RulesetName;
+        };
+        body: undefined;
+        status: 200;
+        answer: Array<RankingOut>;
+    };
 }
 /** Each operation's method and path, for the HTTP client. */
 export declare const operations: {
@@ -1032,5 +1063,9 @@ export declare const operations: {
     readonly tournament: {
         readonly method: "GET";
         readonly path: "/api/tournaments/{tournament}";
+    };
+    readonly tournament_ranking: {
+        readonly method: "GET";
+        readonly path: "/api/rankings/tournaments";
     };
 };

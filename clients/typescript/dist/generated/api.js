@@ -33,4 +33,5 @@ export const operations = {
     start_round: { method: "POST", path: "/api/tournaments/{tournament}/rounds" },
     table_hands: { method: "GET", path: "/api/tables/{table}/hands" },
     tournament: { method: "GET", path: "/api/tournaments/{tournament}" },
+    tournament_ranking: { method: "GET", path: "/api/rankings/tournaments" },
 };

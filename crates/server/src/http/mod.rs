@@ -58,6 +58,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(tournament_exports::standings))
         .routes(routes!(tournament_exports::hands))
         .routes(routes!(tournament_exports::player_tournaments))
+        .routes(routes!(tournament_exports::tournament_ranking))
         .routes(routes!(scoring::settle))
         .routes(routes!(scoring::score))
 }

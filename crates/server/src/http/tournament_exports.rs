@@ -332,3 +332,103 @@ pub(super) async fn player_tournaments(
     }
     Ok(Json(out))
 }
+
+/// `?ruleset=`.
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub(super) struct RankingQuery {
+    /// Only the tournaments of this preset (default: every preset).
+    #[serde(default)]
+    #[param(value_type = Option<super::doc::RulesetName>)]
+    ruleset: Option<String>,
+}
+
+/// One player's line of the ranking across tournaments.
+#[derive(Serialize, ToSchema)]
+pub(super) struct RankingOut {
+    /// 1 for the best; players equal on wins, podiums and mean placing share a rank.
+    rank: u32,
+    #[schema(value_type = String, format = "uuid")]
+    player: PlayerId,
+    display_name: String,
+    /// Finished tournaments played.
+    tournaments: u32,
+    /// Won (ranked first, shared firsts included).
+    wins: u32,
+    /// Ranked third or better.
+    podiums: u32,
+    /// The mean of (entrants − rank) / (entrants − 1) over their tournaments: 1 for always
+    /// first, 0 for always last (a tournament of one counts 1).
+    mean_placing: f64,
+}
+
+/// A ranking across finished tournaments: players by wins, then podiums, then mean placing.
+#[utoipa::path(
+    get,
+    path = "/api/rankings/tournaments",
+    params(RankingQuery),
+    responses(
+        (status = 200, description = "every player of a finished tournament, best first", body = Vec<RankingOut>),
+        (status = 400, description = "`bad_request`: `ruleset` is not a preset id", body = ErrorBody),
+        InternalErrors,
+        UnavailableErrors,
+    )
+)]
+pub(super) async fn tournament_ranking(
+    State(state): State<AppState>,
+    Query(q): Query<RankingQuery>,
+) -> Result<Json<Vec<RankingOut>>, ApiError> {
+    if let Some(r) = &q.ruleset {
+        r.parse::<engine::RulesetId>()
+            .map_err(|e| ApiError::BadRequest(format!("{e}")))?;
+    }
+    // Per player: name, tournaments, wins, podiums, sum of placings.
+    let mut rows: std::collections::BTreeMap<PlayerId, (String, u32, u32, u32, f64)> =
+        std::collections::BTreeMap::new();
+    for t in state
+        .store
+        .finished_tournaments(q.ruleset.as_deref())
+        .await?
+    {
+        let config = TournamentConfig::read(&t.config).map_err(ApiError::Internal)?;
+        let standings = standings_out(&Results::load(&state.store, &t).await?, &config);
+        let n = standings.len() as f64;
+        for s in standings {
+            let row = rows
+                .entry(s.player.clone())
+                .or_insert_with(|| (s.display_name.clone(), 0, 0, 0, 0.0));
+            row.1 += 1;
+            row.2 += u32::from(s.rank == 1);
+            row.3 += u32::from(s.rank <= 3);
+            row.4 += if n > 1.0 {
+                (n - f64::from(s.rank)) / (n - 1.0)
+            } else {
+                1.0
+            };
+        }
+    }
+    let mut out: Vec<RankingOut> = rows
+        .into_iter()
+        .map(
+            |(player, (display_name, tournaments, wins, podiums, placings))| RankingOut {
+                rank: 0,
+                player,
+                display_name,
+                tournaments,
+                wins,
+                podiums,
+                mean_placing: placings / f64::from(tournaments.max(1)),
+            },
+        )
+        .collect();
+    let key = |r: &RankingOut| (r.wins, r.podiums, (r.mean_placing * 1e9).round() as i64);
+    out.sort_by_key(|r| std::cmp::Reverse(key(r)));
+    for i in 0..out.len() {
+        out[i].rank = if i > 0 && key(&out[i]) == key(&out[i - 1]) {
+            out[i - 1].rank
+        } else {
+            i as u32 + 1
+        };
+    }
+    Ok(Json(out))
+}

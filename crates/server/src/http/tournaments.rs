@@ -31,7 +31,8 @@ pub(super) fn tournament_id(raw: &str) -> Result<TournamentId, ApiError> {
 /// A tournament to create.
 #[derive(Deserialize, ToSchema)]
 pub(super) struct CreateTournament {
-    /// Its name (1 to 80 characters).
+    /// Its name (1 to 80 characters, not all spaces).
+    #[schema(min_length = 1, max_length = 80)]
     name: String,
     /// Ruleset preset id.
     #[schema(value_type = RulesetName)]

@@ -60,9 +60,11 @@ pub enum Registration {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct Schedule {
     /// When round 1 starts (Unix milliseconds).
+    #[schema(minimum = 0)]
     pub first_round_at_ms: i64,
     /// Between the starts of two rounds (milliseconds); a round never starts before the one
     /// before it is over.
+    #[schema(minimum = 0)]
     pub round_gap_ms: i64,
 }
 

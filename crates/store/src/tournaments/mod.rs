@@ -177,6 +177,22 @@ impl Store {
         rows.into_iter().map(tournament_of).collect()
     }
 
+    /// The finished tournaments (of `ruleset`, if given), oldest first: what a ranking across
+    /// tournaments reads.
+    pub async fn finished_tournaments(
+        &self,
+        ruleset: Option<&str>,
+    ) -> Result<Vec<TournamentRecord>, StoreError> {
+        let sql = format!(
+            "{SELECT_TOURNAMENT} WHERE status = 'finished' AND ($1 IS NULL OR ruleset = $1) \
+             ORDER BY created_ms, id"
+        );
+        let rows: Vec<TournamentRow> = on_backend!(self, pool => {
+            sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(ruleset).fetch_all(pool).await?
+        });
+        rows.into_iter().map(tournament_of).collect()
+    }
+
     /// The tournaments `player` registered for, newest first.
     pub async fn player_tournaments(
         &self,
