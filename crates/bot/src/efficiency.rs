@@ -74,7 +74,7 @@ impl Goal {
         let sichuan = view.tile_set == TileSetKind::Suits108;
         let wild = view.wild.map(|w| w.wild);
         let forms = if wild.is_some() {
-            view.ruleset.rules().forms()
+            view.ruleset.rules().flow().forms
         } else if sichuan {
             Forms::STANDARD.with(Forms::SEVEN_PAIRS)
         } else {

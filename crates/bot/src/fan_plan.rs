@@ -323,7 +323,7 @@ impl<'a> Planner<'a> {
         let pays = |t: Tile, from| win_payment(view, &own, t, from, &table).filter(|&p| p > 0);
         let mut best: Option<i32> = None;
         let mut total = 0;
-        for t in shape::waits(hand, melds.len() as u8, rules.forms()).iter() {
+        for t in shape::waits(hand, melds.len() as u8, rules.flow().forms).iter() {
             let left = i64::from(self.seen.unseen(view.tile_set, t));
             if left == 0 {
                 continue;

@@ -95,7 +95,7 @@ impl Policy for Strong {
             return two_player::decide(view, legal, rng);
         }
         let plain = Goal::plain(view);
-        let flush = if view.ruleset.rules().plays_on_after_win() {
+        let flush = if view.ruleset.rules().flow().plays_on_after_win() {
             flush_goal(view, &plain)
         } else {
             None

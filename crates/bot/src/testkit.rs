@@ -45,7 +45,7 @@ pub(crate) fn view(
     };
     SeatView {
         seat: Seat::ALL[1],
-        tile_set: ruleset.rules().tile_set(),
+        tile_set: ruleset.rules().flow().tiles,
         ruleset,
         dealer: Seat::ALL[0],
         round_wind: Wind::East,

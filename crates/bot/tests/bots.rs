@@ -18,7 +18,7 @@ fn hands_per_preset() -> u64 {
 /// Plays one hand with `lineup` (seat i plays `lineup[i]`), checking every decision.
 fn play(ruleset: &Ruleset, seed: u64, lineup: [Level; 4]) -> Game {
     let mut rng = SeededRng::new(seed ^ 0x5EED);
-    let players = u64::from(ruleset.rules().players());
+    let players = u64::from(ruleset.rules().flow().players);
     let dealer = Seat::ALL[(seed % players) as usize];
     let mut game = Game::new(
         ruleset.clone(),
@@ -69,7 +69,7 @@ fn check(id: RulesetId) {
 /// Every level in `hands` hands of `ruleset`; each hand must end (a drawn hand when nobody
 /// can win).
 fn check_rules(ruleset: &Ruleset, hands: u64) {
-    if ruleset.rules().players() == 2 {
+    if ruleset.rules().flow().players == 2 {
         // Two seats: every level meets the strong one and one other (seats 2 and 3 are empty).
         let lineups = [
             [Level::Strong, Level::Basic, Level::Random, Level::Random],

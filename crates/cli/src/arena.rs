@@ -82,7 +82,7 @@ struct Tally {
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let ruleset = crate::play::ruleset(&args.ruleset, &args.options)?;
     let id = ruleset.id();
-    let players = usize::from(ruleset.rules().players());
+    let players = usize::from(ruleset.rules().flow().players);
     let lineup: Vec<Level> = args
         .seats
         .split(',')

@@ -26,7 +26,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         let replayed = table.replay()?;
         let state = replayed.state();
         // Only the seats at the table (two in `two-player`).
-        let players = usize::from(replayed.ruleset().rules().players());
+        let players = usize::from(replayed.ruleset().rules().flow().players);
         let scores: Vec<i64> = state.scores.0.iter().take(players).copied().collect();
         println!(
             "{}",

@@ -87,7 +87,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         last = Some(game);
     }
     let elapsed = start.elapsed().as_secs_f64();
-    let players = table.ruleset().rules().players();
+    let players = table.ruleset().rules().flow().players;
     stats.hands = args.hands;
     stats.final_scores = table
         .state()

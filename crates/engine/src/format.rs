@@ -272,7 +272,7 @@ impl SettleInput {
     pub fn to_hand(&self) -> Result<(Ruleset, FinishedHand), InputError> {
         let id: RulesetId = self.ruleset.parse()?;
         let ruleset = Ruleset::new(id, &self.options)?;
-        let players = ruleset.rules().players();
+        let players = ruleset.rules().flow().players;
         if self.seats.len() != usize::from(players) {
             return Err(InputError::Shape(format!(
                 "{} seats given; `{id}` is played by {players}",
@@ -283,7 +283,7 @@ impl SettleInput {
         for (i, input) in self.seats.iter().enumerate() {
             seats.0[i] = input.to_hand(players, i)?;
             // A 定缺 means nothing to a family that declares none (Sichuan standard's Decision).
-            if !ruleset.rules().declares_void() {
+            if !ruleset.rules().flow().declares_void() {
                 seats.0[i].void = None;
             }
         }

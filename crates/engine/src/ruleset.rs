@@ -7,6 +7,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use crate::Wind;
 use crate::seat::Seat;
 use crate::settle::{FanItem, FinishedHand, SeatHand, SettleError, Settlement, Win};
 use crate::shape::Forms;
@@ -20,11 +21,14 @@ use crate::variants::sichuan::Sichuan;
 use crate::variants::suzhou::Suzhou;
 use crate::variants::two_player::TwoPlayer;
 use crate::variants::wuhu::Wuhu;
-use crate::wall::{ReplacementEnd, TileSetKind};
-use crate::{Suit, Wind};
 
+mod flow;
 mod options;
 
+pub use flow::{
+    AfterClaim, AfterWin, BeforePlay, DiscardWins, Flow, FollowDealer, LastTile, MissedWin,
+    Reserve, WallBreak,
+};
 pub use options::{OptionError, OptionKind, OptionSpec, OptionValue, RawOptions, reject_unknown};
 
 /// A room's ruleset preset. The string forms are stable: rooms, records and the store keep them.
@@ -145,17 +149,6 @@ impl FromStr for RulesetId {
     }
 }
 
-/// How passing on a winning tile restricts later wins.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum MissedWin {
-    /// No restriction.
-    None,
-    /// 过水 (Sichuan): no win on a later discard until one's own draw, unless it scores more.
-    UntilDrawUnlessHigher,
-    /// 漏胡 (Shanghai): no win on that tile kind from a discard until one's own next move.
-    SameKindUntilOwnMove,
-}
-
 /// Everything a family needs to judge one candidate win.
 #[derive(Clone, Copy, Debug)]
 pub struct WinCheck<'a> {
@@ -184,164 +177,19 @@ pub struct WinScore {
     pub value: i64,
 }
 
-/// The hooks of a rule family. The shared hand flow lives once in [`crate::game`]; a family
-/// answers only what its region changes.
+/// The hooks of a rule family. The shared hand flow lives once in [`crate::game`] and reads the
+/// family's [`Flow`]; a family answers through hooks only what data cannot say: how a win
+/// scores, how a hand pays, who deals next.
 pub trait Rules: Send + Sync {
     /// The preset.
     fn id(&self) -> RulesetId;
-    /// Seats at the table.
-    fn players(&self) -> u8 {
-        4
-    }
-    /// Tiles played with.
-    fn tile_set(&self) -> TileSetKind;
-    /// Where kong replacements come from.
-    fn replacement_end(&self) -> ReplacementEnd {
-        ReplacementEnd::Tail
-    }
-    /// Winning shapes.
-    fn forms(&self) -> Forms;
-    /// Whether the 下家 may chow.
-    fn allows_chow(&self) -> bool;
-    /// 一炮多响 (all winners on one discard win) rather than head bump.
-    fn multi_win(&self) -> bool;
-    /// A 定缺 declaration phase before the first discard.
-    fn declares_void(&self) -> bool {
-        false
-    }
-    /// 血战: winners leave and the rest play on.
-    fn plays_on_after_win(&self) -> bool {
-        false
-    }
-    /// The pass-then-win restriction.
-    fn missed_win(&self) -> MissedWin {
-        MissedWin::None
-    }
-    /// When the live wall holds at most this many tiles, a ready player must take a win.
-    fn forced_win_wall(&self) -> Option<usize> {
-        None
-    }
-    /// Tiles kept back from turn draws, given the kongs made so far.
-    fn reserve(&self, _kongs: u32) -> usize {
-        0
-    }
-    /// Whether a seat with this void may claim or kong a tile of `suit`.
-    fn may_meld_suit(&self, void: Option<Suit>, suit: Suit) -> bool {
-        void != Some(suit)
-    }
-    /// A cheap first test of a candidate win, before [`Rules::evaluate_win`]: does the hand
-    /// plus `tile` have a winning shape at all? Families with wins that are not shapes (八花齐,
-    /// 四惠牌) or wild tiles extend it.
-    fn could_win(&self, hand: &SeatHand, tile: Tile, wild: Option<Tile>) -> bool {
-        completes_shape(hand, tile, wild, self.forms())
-    }
-    /// Whether a seat that can win on its own draw must win at once, with no other action
-    /// offered (四惠牌).
-    fn wins_at_once(&self, _hand: &SeatHand, _tile: Tile, _wild: Option<Tile>) -> bool {
-        false
-    }
-    /// Whether the family counts go-arounds in which the other three follow the dealer's
-    /// discard (烧庄, 跟庄).
-    fn follows_dealer(&self) -> bool {
-        false
-    }
-    /// Whether a seat holding the dealer's first discarded wind must discard it on its own first
-    /// discard (Beijing 烧庄).
-    fn follow_forced(&self) -> bool {
-        false
-    }
-    /// How many different seats having made a kong draw the hand at once (三家杠荒牌).
-    fn kongers_draw(&self) -> Option<usize> {
-        None
-    }
-    /// Whether the drawer of the last drawable tile (海底) who does not win on it must discard
-    /// that very tile (Beijing).
-    fn last_tile_thrown(&self) -> bool {
-        false
-    }
-    /// Whether the family turns up a wild kind each hand (惠牌, 财神): a finished hand then always
-    /// names it, and no meld holds it.
-    fn has_wild(&self) -> bool {
-        false
-    }
-    /// The kind of the indicator that names `wild` as the wild kind: that copy is turned up
-    /// and out of play for the hand, so a finished hand holds at most three of its kind.
-    fn wild_indicator(&self, _wild: Tile) -> Option<Tile> {
-        None
-    }
-    /// Whether a concealed kong may be robbed (a robbing window opens for it as for an added
-    /// kong); the family's scoring then decides which wins may rob it (Beijing: 一条龙 only).
-    fn concealed_kong_robbable(&self) -> bool {
-        false
-    }
-    /// Whether the seat due to draw the last drawable tile may decline it, drawing the hand
-    /// (Beijing, seed 004): it then never has to throw a tile it cannot keep.
-    fn may_decline_last(&self) -> bool {
-        false
-    }
-    /// Turns up an indicator after the deal and names the wild kind (惠牌, 财神), for families
-    /// that have one; the indicator is taken out of the wall. `dice` are the hand's dice
-    /// (Ningbo counts the smaller one to find the 财神).
-    fn wild_tile(
-        &self,
-        _wall: &mut crate::wall::Wall,
-        _dice: [u8; 2],
-    ) -> Option<crate::wall::WildDraw> {
-        None
-    }
-    /// How many stacks into the chosen side the wall is broken: the dice's sum by default,
-    /// the larger die in Ningbo (the sum still picks the side).
-    fn break_stacks(&self, dice: [u8; 2]) -> u8 {
-        dice[0] + dice[1]
-    }
-    /// Whether the seat that has just chowed may not discard a tile of the claimed kind on
-    /// that turn, unless the chow was its fourth meld (Ningbo: no 吃张打张 except going 大吊).
-    fn bars_discarding_chowed_tile(&self) -> bool {
-        false
-    }
-    /// Whether the seat that has just punged may not make that pung a kong on the same turn
-    /// (Ningbo: 碰后不能马上杠).
-    fn bars_kong_after_pung(&self) -> bool {
-        false
-    }
-    /// How many tiles of the shuffled set make the hand's wall; the others are set aside out of
-    /// play for the whole hand (two-player: 71 of 136, 65 unused). `None`: the whole set.
-    fn wall_tiles(&self) -> Option<usize> {
-        None
-    }
-    /// How many indicators are turned face up from the set-aside tiles after the deal, each
-    /// naming a bonus kind (two-player 花牌).
-    fn bonus_indicators(&self) -> usize {
-        0
-    }
-    /// Whether a seat may declare ready (报听) with a discard that leaves its hand waiting;
-    /// the hand is then locked: the engine discards every drawn tile that does not win, and the
-    /// seat is asked only whether to win (two-player).
-    fn declares_ready(&self) -> bool {
-        false
-    }
-    /// Whether each seat, once, after the deal and before the dealer's first discard, may
-    /// exchange any of its dealt tiles for tiles of the set-aside pool (two-player room option
-    /// `swap`, 开始时换牌). Only a family that sets tiles aside ([`Rules::wall_tiles`]) and plays
-    /// without flowers may say yes: the replacements come from that pool.
-    fn swaps_dealt(&self) -> bool {
-        false
-    }
-    /// How many 海底捞月 draws from the set-aside tiles the first-ready waiting seat gets when
-    /// the wall runs out, each checked for a self-draw win only (two-player: 3). 0: none.
-    fn seabed_draws(&self) -> u8 {
-        0
-    }
+    /// How a hand flows.
+    fn flow(&self) -> &Flow;
     /// Whether this is a legal win and what it scores; `Err` says why not.
     ///
     /// # Errors
     /// A sentence naming the rule that forbids the win.
     fn evaluate_win(&self, check: &WinCheck<'_>) -> Result<WinScore, String>;
-    /// What one payer pays for a win of `value` (the family's unit: points, or fan turned into
-    /// points), before who-pays rules; bots weigh waits with it.
-    fn payment_for(&self, value: i64) -> i64 {
-        value
-    }
     /// Scores a finished hand that the [`crate::settle::referee`] has already found legal for
     /// this family: only [`Ruleset::settle`] calls it, after the referee, so a family answers
     /// what its scoring needs and never repeats (or forgets) a check of what a hand may be.
@@ -351,21 +199,37 @@ pub trait Rules: Send + Sync {
     fn settle_checked(&self, hand: &FinishedHand) -> Result<Settlement, SettleError>;
     /// The dealer and streak counters of the next hand.
     fn next_hand(&self, state: &crate::table::TableState, result: &HandResult) -> NextHand;
-    /// Hands in a full match where the rules define one (Guobiao: four wind rounds of four);
-    /// `None` where a table plays as many hands as its room says.
-    fn match_hands(&self) -> Option<u32> {
-        None
+
+    /// A cheap first test of a candidate win, before [`Rules::evaluate_win`]: does the hand
+    /// plus `tile` have a winning shape at all? Families with wins that are not shapes (八花齐,
+    /// 四惠牌) or wild tiles extend it.
+    fn could_win(&self, hand: &SeatHand, tile: Tile, wild: Option<Tile>) -> bool {
+        completes_shape(hand, tile, wild, self.flow().forms)
     }
-    /// Points recorded against a player who escapes (逃跑) mid-hand, apart from the hand's
-    /// settlement; `None` where the family's rules set no penalty (the bot finishes the hand
-    /// and it is settled normally).
-    fn escape_penalty(&self) -> Option<i64> {
-        None
-    }
-    /// Whether a seated player leaving the table resets its 荒番 counter (Shanghai: the counter
-    /// belongs to the four people seated).
-    fn leave_resets_draw_bonus(&self) -> bool {
+    /// Whether a seat that can win on its own draw must win at once, with no other action
+    /// offered (四惠牌).
+    fn wins_at_once(&self, _hand: &SeatHand, _tile: Tile, _wild: Option<Tile>) -> bool {
         false
+    }
+    /// Turns up an indicator after the deal and names the wild kind (惠牌, 财神), for families
+    /// whose [`Flow::wild`] says so; the indicator is taken out of the wall. `dice` are the
+    /// hand's dice (Ningbo counts the smaller one to find the 财神).
+    fn wild_tile(
+        &self,
+        _wall: &mut crate::wall::Wall,
+        _dice: [u8; 2],
+    ) -> Option<crate::wall::WildDraw> {
+        None
+    }
+    /// The kind of the indicator that names `wild` as the wild kind: that copy is turned up
+    /// and out of play for the hand, so a finished hand holds at most three of its kind.
+    fn wild_indicator(&self, _wild: Tile) -> Option<Tile> {
+        None
+    }
+    /// What one payer pays for a win of `value` (the family's unit: points, or fan turned into
+    /// points), before who-pays rules; bots weigh waits with it.
+    fn payment_for(&self, value: i64) -> i64 {
+        value
     }
 }
 
@@ -496,6 +360,11 @@ impl Ruleset {
     /// The preset id.
     pub fn id(&self) -> RulesetId {
         self.rules().id()
+    }
+
+    /// How a hand of this ruleset flows.
+    pub fn flow(&self) -> &Flow {
+        self.rules().flow()
     }
 
     /// The options as given back in records (validated values, defaults filled in).

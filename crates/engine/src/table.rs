@@ -77,7 +77,7 @@ pub struct Table {
 impl Table {
     /// A new table; `seed` decides the first dealer.
     pub fn new(ruleset: Ruleset, seed: u64) -> Table {
-        let players = ruleset.rules().players();
+        let players = ruleset.rules().flow().players;
         let record = TableRecord {
             ruleset: ruleset.id(),
             options: ruleset.options(),
@@ -124,7 +124,7 @@ impl Table {
     /// A seated player left the table: families whose 荒番 counter belongs to the people
     /// seated start it again.
     pub fn player_left(&mut self) {
-        if self.ruleset.rules().leave_resets_draw_bonus() {
+        if self.ruleset.rules().flow().leave_resets_draw_bonus {
             self.state.draw_bonus = 0;
         }
     }

@@ -202,7 +202,7 @@ impl SeatView {
         SeatView {
             seat,
             ruleset: game.ruleset().clone(),
-            tile_set: game.ruleset().rules().tile_set(),
+            tile_set: game.ruleset().rules().flow().tiles,
             dealer: table.dealer,
             round_wind: table.round_wind,
             dice: table.dice,

@@ -106,7 +106,8 @@ fn check_answer(id: RulesetId, case: u32, text: &str, out: &Value, tally: &mut T
         let players = engine::ruleset::Ruleset::with_defaults(id)
             .expect("defaults")
             .rules()
-            .players();
+            .flow()
+            .players;
         assert_eq!(
             deltas.len(),
             usize::from(players),

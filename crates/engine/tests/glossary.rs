@@ -99,7 +99,7 @@ fn rulesets() -> Vec<Ruleset> {
 /// the seed, so that streak multipliers (黄庄, 连庄), 上楼 and 荒番 show up.
 fn play(ruleset: &Ruleset, seed: u64) -> Game {
     let mut rng = SeededRng::new(seed.wrapping_mul(0x9e37_79b9).wrapping_add(11));
-    let players = u64::from(ruleset.rules().players());
+    let players = u64::from(ruleset.rules().flow().players);
     let dealer = Seat::new((seed % players) as u8).expect("a seat at the table");
     let round_wind = (0..seed % 4).fold(Wind::East, |w, _| w.next());
     let carried = Carried {

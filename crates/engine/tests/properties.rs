@@ -63,7 +63,7 @@ fn fingerprint(game: &Game) -> (usize, usize, [u32; Tile::ALL_KINDS], Vec<Vec<Ac
 }
 
 fn assert_conserved(game: &Game) {
-    let set = game.ruleset().rules().tile_set();
+    let set = game.ruleset().rules().flow().tiles;
     let census = game.census();
     for (i, &n) in census.iter().enumerate() {
         let t = Tile::from_index(i as u8).expect("kind");
@@ -179,7 +179,7 @@ fn assert_views_private(game: &Game) {
 /// accepts every listed one on a copy, `watched` checks every seat's view after every action.
 fn play_checked(ruleset: &Ruleset, seed: u64, deep: bool, watched: bool) -> Game {
     let mut rng = SeededRng::new(seed.wrapping_mul(31).wrapping_add(7));
-    let players = u64::from(ruleset.rules().players());
+    let players = u64::from(ruleset.rules().flow().players);
     let dealer = Seat::new((seed % players) as u8).expect("seat");
     let carried = Carried {
         dealer_streak: (seed % 3) as u32,
@@ -328,7 +328,7 @@ fn check_ruleset(ruleset: &Ruleset, hands: u64) {
         wins as u64 > hands / share,
         "{id}: only {wins} wins in {hands} hands"
     );
-    if ruleset.rules().swaps_dealt() {
+    if ruleset.rules().flow().swaps_dealt() {
         assert!(
             swapped as u64 > hands / 2,
             "{id}: tiles swapped in only {swapped} of {hands} hands"

@@ -35,7 +35,7 @@ fn hands_per_preset() -> u64 {
 /// the line's `table` is exercised too.
 fn play(ruleset: &Ruleset, seed: u64) -> Game {
     let mut rng = SeededRng::new(seed.wrapping_mul(0x9e37).wrapping_add(11));
-    let players = u64::from(ruleset.rules().players());
+    let players = u64::from(ruleset.rules().flow().players);
     let dealer = Seat::new((seed % players) as u8).expect("seat");
     let carried = Carried {
         dealer_streak: (seed % 3) as u32,
@@ -132,7 +132,7 @@ const EDITS: &[Edit] = &[
         name: "a chow from a seat other than the 上家",
         code: "illegal_hand",
         apply: chow_from_wrong_seat,
-        applies: |r| r.rules().allows_chow() && r.rules().players() > 2,
+        applies: |r| r.rules().flow().chow && r.rules().flow().players > 2,
     },
     Edit {
         name: "a second self-draw",
@@ -145,7 +145,9 @@ const EDITS: &[Edit] = &[
         code: "illegal_hand",
         apply: second_winner_on_the_discard,
         applies: |r| {
-            !r.rules().multi_win() && !r.rules().plays_on_after_win() && r.rules().players() > 2
+            !r.rules().flow().multi_win()
+                && !r.rules().flow().plays_on_after_win()
+                && r.rules().flow().players > 2
         },
     },
     Edit {
@@ -158,19 +160,19 @@ const EDITS: &[Edit] = &[
         name: "a robbed concealed kong where the family forbids it",
         code: "not_a_win",
         apply: robbed_concealed_kong,
-        applies: |r| !r.rules().concealed_kong_robbable(),
+        applies: |r| !r.rules().flow().concealed_kong_robbable,
     },
     Edit {
         name: "a pung of the wild kind",
         code: "illegal_hand",
         apply: wild_pung,
-        applies: |r| r.rules().has_wild(),
+        applies: |r| r.rules().flow().wild,
     },
     Edit {
         name: "a meld of the declared void suit",
         code: "illegal_hand",
         apply: void_meld,
-        applies: |r| r.rules().declares_void(),
+        applies: |r| r.rules().flow().declares_void(),
     },
     Edit {
         name: "a win on one's own discard",
@@ -206,7 +208,7 @@ const EDITS: &[Edit] = &[
         name: "a meld made after a seat left that had not won",
         code: "illegal_hand",
         apply: meld_after_a_non_winner_left,
-        applies: |r| r.rules().plays_on_after_win(),
+        applies: |r| r.rules().flow().plays_on_after_win(),
     },
     Edit {
         name: "a claim from oneself",
@@ -283,7 +285,7 @@ fn chow_from_wrong_seat(_: &Ruleset, hand: &FinishedHand) -> Option<FinishedHand
 /// the same winner again in 血战 (a winner has left).
 fn second_self_draw(ruleset: &Ruleset, hand: &FinishedHand) -> Option<FinishedHand> {
     let first = *hand.wins.first()?;
-    let seat = if ruleset.rules().plays_on_after_win() {
+    let seat = if ruleset.rules().flow().plays_on_after_win() {
         first.seat
     } else {
         hand.seats_in_play()
@@ -376,7 +378,7 @@ fn replacement_from_discard(_: &Ruleset, hand: &FinishedHand) -> Option<Finished
 fn first_turn_after_a_claim(ruleset: &Ruleset, hand: &FinishedHand) -> Option<FinishedHand> {
     let first = hand.wins.first()?;
     let claimed = |s: Seat| hand.seats[s].melds.iter().any(|m| m.meld.from.is_some());
-    let any_claim = if ruleset.rules().plays_on_after_win() {
+    let any_claim = if ruleset.rules().flow().plays_on_after_win() {
         claimed(first.seat)
     } else {
         hand.seats_in_play().any(claimed)

@@ -77,7 +77,7 @@ impl SeatModel {
         let (seat, ruleset, h) = (self.seat?, self.ruleset.clone()?, self.hand.as_ref()?);
         Some(SeatView {
             seat,
-            tile_set: ruleset.rules().tile_set(),
+            tile_set: ruleset.rules().flow().tiles,
             ruleset,
             dealer: h.dealer,
             round_wind: h.round_wind,
@@ -105,7 +105,7 @@ impl SeatModel {
     fn players(&self) -> usize {
         self.ruleset
             .as_ref()
-            .map_or(4, |r| usize::from(r.rules().players()))
+            .map_or(4, |r| usize::from(r.rules().flow().players))
     }
 
     fn snapshot(&mut self, t: &TableSnapshot) {

@@ -41,7 +41,7 @@ pub async fn run(options: &Options, target: Target) -> Result<Report, LoadError>
             .parse::<engine::RulesetId>()
             .ok()
             .and_then(|id| engine::Ruleset::with_defaults(id).ok())
-            .map_or(4, |r| r.rules().players()),
+            .map_or(4, |r| r.rules().flow().players),
         Target::Baseline => 4,
     };
     let pid = options.server_pid;

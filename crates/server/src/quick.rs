@@ -90,7 +90,7 @@ pub async fn enqueue(
 
 /// Seats every complete group of waiting players.
 async fn seat_full_tables(state: &AppState, ruleset: &Ruleset) {
-    let players = usize::from(ruleset.rules().players());
+    let players = usize::from(ruleset.rules().flow().players);
     loop {
         let group = take(state, ruleset, |queue| queue.len() >= players, players);
         if group.is_empty() {
@@ -102,7 +102,7 @@ async fn seat_full_tables(state: &AppState, ruleset: &Ruleset) {
 
 /// Seats whoever is waiting, with bots, once the first in line has waited long enough.
 async fn fill_with_bots(state: &AppState, ruleset: &Ruleset, after: Duration) {
-    let players = usize::from(ruleset.rules().players());
+    let players = usize::from(ruleset.rules().flow().players);
     let now = state.timing.time.now();
     let group = take(
         state,
@@ -137,7 +137,7 @@ fn take(
 }
 
 async fn seat(state: &AppState, ruleset: &Ruleset, group: Vec<Waiter>) {
-    let players = usize::from(ruleset.rules().players());
+    let players = usize::from(ruleset.rules().flow().players);
     let mut occupants: Vec<Occupant> = group
         .iter()
         .map(|w| Occupant::Player {

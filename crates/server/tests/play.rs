@@ -1131,6 +1131,105 @@ async fn the_openapi_document_lists_every_http_route() {
     server.finish().await;
 }
 
+/// `/api/rulesets` serves each family's hand flow; the facts checked here are the rules spec's
+/// (`shared/rules/*.md`), not read back from the engine.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_ruleset_says_how_its_hands_flow_as_the_rules_spec_does() {
+    let server = common::sqlite_server().await;
+    let (status, list) = http(server.addr, "GET", "/api/rulesets", None, None)
+        .await
+        .expect("rulesets");
+    assert_eq!(status, 200, "{list}");
+    let flow = |id: &str| -> Value {
+        list.as_array()
+            .and_then(|l| l.iter().find(|r| r["id"] == id))
+            .map(|r| r["flow"].clone())
+            .unwrap_or_else(|| panic!("no {id}"))
+    };
+    // 血战到底: 108 tiles, no chow, 定缺 first, winners leave and the rest play on, 一炮多响,
+    // kong replacements from the live end, 过水, a forced win on the last four.
+    let x = flow("sichuan-xuezhan");
+    assert_eq!(
+        (&x["tiles"], &x["chow"], &x["before_play"], &x["after_win"]),
+        (
+            &json!(108),
+            &json!(false),
+            &json!("declare_void"),
+            &json!("play_on")
+        ),
+        "{x}"
+    );
+    assert_eq!(x["discard_wins"], "every", "{x}");
+    assert_eq!(x["replacement_end"], "live", "{x}");
+    assert_eq!(x["missed_win"], "until_draw_unless_higher", "{x}");
+    assert_eq!(x["forced_win_wall"], 4, "{x}");
+    assert_eq!(x["forms"], json!(["standard", "seven_pairs"]), "{x}");
+    // 成都 standard: the hand ends at the first win, no 定缺.
+    let s = flow("sichuan");
+    assert_eq!(
+        (&s["after_win"], &s["before_play"]),
+        (&json!("hand_ends"), &json!("nothing"))
+    );
+    // Guobiao: 144 tiles, head bump, four wind rounds of four hands, knitted shapes.
+    let g = flow("guobiao");
+    assert_eq!(
+        (&g["tiles"], &g["discard_wins"]),
+        (&json!(144), &json!("first_in_turn"))
+    );
+    assert_eq!(g["match_hands"], 16, "{g}");
+    assert!(
+        g["forms"]
+            .as_array()
+            .is_some_and(|f| f.contains(&json!("knitted"))),
+        "{g}"
+    );
+    // Beijing with 惠牌: a wild each hand, 14 tiles kept back (two more a kong after the first),
+    // 烧庄 forced, the 海底 tile thrown or declined.
+    let b = flow("beijing");
+    assert_eq!(b["wild"], true, "{b}");
+    assert_eq!(b["reserve"], json!({"tiles": 14, "per_kong": 2}), "{b}");
+    assert_eq!(b["follow_dealer"], "forced", "{b}");
+    assert_eq!(
+        (&b["last_tile_thrown"], &b["last_tile_declinable"]),
+        (&json!(true), &json!(true))
+    );
+    // Beijing 2020: no wilds, 跟庄 counted, three kongers draw the hand.
+    let b20 = flow("beijing-2020");
+    assert_eq!(
+        (&b20["wild"], &b20["follow_dealer"]),
+        (&json!(false), &json!("counted"))
+    );
+    assert_eq!(b20["kongers_draw"], 3, "{b20}");
+    // Ningbo: the wall broken at the larger die, a 财神, no 吃张打张, no kong after a pung.
+    let n = flow("ningbo");
+    assert_eq!(
+        (&n["wall_break"], &n["wild"]),
+        (&json!("larger_die"), &json!(true))
+    );
+    assert_eq!(
+        (&n["no_discard_of_chowed_kind"], &n["no_kong_of_fresh_pung"]),
+        (&json!(true), &json!(true))
+    );
+    // Shanghai: 漏胡, and a player leaving resets the 荒番 counter.
+    let sh = flow("shanghai");
+    assert_eq!(
+        (&sh["missed_win"], &sh["leave_resets_draw_bonus"]),
+        (&json!("same_kind_until_own_move"), &json!(true))
+    );
+    // Two-player: 71 tiles in the wall, 报听, three 海底捞月 draws.
+    let t = flow("two-player");
+    assert_eq!(
+        (&t["wall_tiles"], &t["declares_ready"], &t["seabed_draws"]),
+        (&json!(71), &json!(true), &json!(3))
+    );
+    // Guangdong: no seven pairs, thirteen orphans.
+    assert_eq!(
+        flow("guangdong")["forms"],
+        json!(["standard", "thirteen_orphans"])
+    );
+    server.finish().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_rulesets_are_described_as_the_engine_validates_them() {
     let server = common::sqlite_server().await;
@@ -1152,7 +1251,7 @@ async fn the_rulesets_are_described_as_the_engine_validates_them() {
         for name in ["name_zh", "name_en"] {
             assert!(r[name].as_str().is_some_and(|n| !n.is_empty()), "{r}");
         }
-        assert_eq!(r["players"], defaults.rules().players(), "{r}");
+        assert_eq!(r["players"], defaults.rules().flow().players, "{r}");
         assert_eq!(
             r["default_hands"],
             server::room::default_hands(&defaults),

@@ -1,5 +1,9 @@
+/** What a win does to the hand. */
+export type AfterWinInfo = "hand_ends" | "play_on";
 export type Answers = (Record<string, unknown> | Array<Record<string, unknown>>);
 export type Batch = (Record<string, unknown> | Array<unknown> | string | number | boolean | null);
+/** Between the deal and the dealer's first discard. */
+export type BeforePlayInfo = "nothing" | "declare_void" | "swap_dealt";
 /** One row of a leaderboard. */
 export type BoardRow = {
     /** The name others see. */
@@ -87,6 +91,8 @@ export type CreateTournament = {
     /** Seconds of bank per seat and hand (0 to 600). */
     time_bank_seconds?: number;
 };
+/** Who wins when several seats may win on one discard. */
+export type DiscardWinsInfo = "every" | "first_in_turn";
 /** A registered player. */
 export type EntrantOut = {
     display_name: string;
@@ -118,6 +124,72 @@ export type EscapeRow = {
     /** The table. */
     table: string;
 };
+/**
+ * How a hand of a ruleset flows: the engine's own description of the family, which the
+ * server plays by.
+ */
+export type FlowInfo = {
+    /** What a win does to the hand. */
+    after_win: AfterWinInfo;
+    /** What happens between the deal and the dealer's first discard. */
+    before_play: BeforePlayInfo;
+    /** Bonus kinds turned up after the deal (two-player 花牌). */
+    bonus_indicators: number;
+    /** Whether the next seat may chow. */
+    chow: boolean;
+    /** Whether a concealed kong may be robbed. */
+    concealed_kong_robbable: boolean;
+    /** Whether a seat may declare ready (报听), locking its hand. */
+    declares_ready: boolean;
+    /** Who wins when several seats may win on one discard. */
+    discard_wins: DiscardWinsInfo;
+    /** Go-arounds following the dealer's discard (烧庄, 跟庄). */
+    follow_dealer: FollowDealerInfo;
+    /** From this many live tiles on, a ready player must take a win (null: never). */
+    forced_win_wall?: number | null;
+    /** The winning shapes. */
+    forms: Array<FormInfo>;
+    /** When this many different seats have made a kong the hand is drawn (null: never). */
+    kongers_draw?: number | null;
+    /** The seat due to draw the last drawable tile may decline it. */
+    last_tile_declinable: boolean;
+    /** Whoever draws the last drawable tile and does not win must throw it. */
+    last_tile_thrown: boolean;
+    /** Whether a player leaving the table resets its 荒番 counter. */
+    leave_resets_draw_bonus: boolean;
+    /** Hands in the family's full match (null: as many as the room says). */
+    match_hands?: number | null;
+    /** What passing on a winning tile forbids afterwards. */
+    missed_win: MissedWinInfo;
+    /** No discard of the chowed kind on the chow's own turn (吃张打张 barred). */
+    no_discard_of_chowed_kind: boolean;
+    /** No kong of a pung on the turn it was claimed. */
+    no_kong_of_fresh_pung: boolean;
+    /** Where kong and flower replacements are drawn. */
+    replacement_end: ReplacementInfo;
+    /**
+     * Tiles kept back from turn draws at the tail, and how many more for each kong after the
+     * first (Beijing 保留牌).
+     */
+    reserve: ReserveInfo;
+    /** 海底捞月 draws the first ready seat gets when the wall runs out. */
+    seabed_draws: number;
+    /** Tiles in the set: 108 (suits), 136 (with honours) or 144 (with eight flowers). */
+    tiles: number;
+    /** How many stacks into its side the wall is broken. */
+    wall_break: WallBreakInfo;
+    /**
+     * Tiles of the shuffled set that make the wall, the rest set aside for the hand
+     * (two-player: 71); null: the whole set.
+     */
+    wall_tiles?: number | null;
+    /** Whether a wild kind is turned up each hand (惠牌, 财神). */
+    wild: boolean;
+};
+/** Go-arounds following the dealer's discard. */
+export type FollowDealerInfo = "ignored" | "counted" | "forced";
+/** A winning shape. */
+export type FormInfo = "standard" | "seven_pairs" | "thirteen_orphans" | "knitted";
 /** A stored hand as the API shows it. */
 export type HandOut = {
     /** The dealer's seat. */
@@ -202,6 +274,8 @@ export type JoinCode = {
     /** The room's join code (case and surrounding spaces do not matter). */
     code: string;
 };
+/** What passing on a winning tile forbids. */
+export type MissedWinInfo = "none" | "until_draw_unless_higher" | "same_kind_until_own_move";
 /** One room option. */
 export type OptionInfo = {
     /** The value when it is not given. */
@@ -300,6 +374,15 @@ export type Register = ({
 });
 /** How players come in. */
 export type Registration = "code" | "list";
+/** Where replacements are drawn. */
+export type ReplacementInfo = "tail" | "live";
+/** Tiles kept back from turn draws. */
+export type ReserveInfo = {
+    /** More for each kong after the first. */
+    per_kong: number;
+    /** From the start. */
+    tiles: number;
+};
 /** A public room with a free seat. */
 export type RoomListing = {
     /** The room's time for every decision, in seconds. */
@@ -365,6 +448,11 @@ export type RulesetInfo = {
      * not in the hand's deltas.
      */
     escape_penalty: number;
+    /**
+     * How a hand flows under the default options (an option may change it: two-player's
+     * `swap` turns `before_play` into `swap_dealt`).
+     */
+    flow: FlowInfo;
     /** The stable preset id (`ruleset` of `POST /api/rooms`). */
     id: string;
     /** Its name in English. */
@@ -519,6 +607,8 @@ export type TournamentOut = {
     /** `registering`, `playing` or `finished`. */
     status: string;
 };
+/** How many stacks into its side the wall is broken. */
+export type WallBreakInfo = "dice_sum" | "larger_die";
 /** Every operation of the HTTP API: method, path, parameters, body and answer. */
 export interface Operations {
     /** Creates a room; the creator takes seat 0 and bots the next seats. */

@@ -84,7 +84,7 @@ impl ClaimWindow {
                 w.options[seat] = opts;
                 continue;
             }
-            let may = rules.may_meld_suit(st.void, tile.suit());
+            let may = st.void != Some(tile.suit());
             let held = st.concealed.get(tile);
             if may && held >= 2 {
                 opts.push(Action::Pung);
@@ -92,7 +92,7 @@ impl ClaimWindow {
             if may && held >= 3 && game.can_replace() {
                 opts.push(Action::ExposedKong);
             }
-            if rules.allows_chow() && seat == from.next(game.players) {
+            if rules.flow().chow && seat == from.next(game.players) {
                 for low in chow_lows(tile) {
                     let [a, b, c] = run(low);
                     let others = [a, b, c].into_iter().filter(|&t| t != tile);
@@ -145,7 +145,7 @@ impl ClaimWindow {
         };
         let (value, win) = game.judge(&game.seat_hand(seat, None), win)?;
         let st = &game.seats[seat];
-        let allowed = match game.ruleset.rules().missed_win() {
+        let allowed = match game.ruleset.rules().flow().missed_win {
             MissedWin::None => true,
             MissedWin::UntilDrawUnlessHigher => st.passed_win.is_none_or(|p| value > p),
             MissedWin::SameKindUntilOwnMove => !st.missed.contains(self.tile),
@@ -244,7 +244,7 @@ impl Game {
             .filter(|&s| w.responses[s] == Some(Action::Win))
             .collect();
         if !winners.is_empty() {
-            if !self.ruleset.rules().multi_win() {
+            if !self.ruleset.rules().flow().multi_win() {
                 winners.truncate(1);
             }
             self.take_offered_tile(&w);

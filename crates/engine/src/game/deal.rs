@@ -66,7 +66,7 @@ impl Game {
                 },
             );
         }
-        for _ in 0..self.ruleset.rules().bonus_indicators() {
+        for _ in 0..self.ruleset.rules().flow().bonus_indicators {
             // Each indicator names a kind not named yet.
             let named = self.bonus.clone();
             let Some(tile) = self.wall.turn_up_unused(|t| !named.contains(&t)) else {

@@ -54,7 +54,7 @@ impl Game {
     /// The carried state with what this hand adds to it for settling (烧庄 rounds).
     fn carried_at_end(&self) -> crate::settle::Carried {
         let mut carried = self.carried.clone();
-        if self.ruleset.rules().follows_dealer() {
+        if self.ruleset.rules().flow().follow_dealer.counted() {
             carried.shaozhuang_rounds = self.follow.rounds;
         }
         carried

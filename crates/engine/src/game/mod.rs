@@ -186,16 +186,16 @@ impl Game {
         carried: Carried,
     ) -> Game {
         let rules = ruleset.rules();
-        let players = rules.players();
+        let players = rules.flow().players;
         let mut rng = SeededRng::new(seed);
-        let mut wall = Wall::shuffled(rules.tile_set(), &mut rng, rules.replacement_end());
-        if let Some(keep) = rules.wall_tiles() {
+        let mut wall = Wall::shuffled(rules.flow().tiles, &mut rng, rules.flow().replacement_end);
+        if let Some(keep) = rules.flow().wall_tiles {
             wall.set_aside_unused(keep);
         }
         let dice = [rng.die(), rng.die()];
-        let stacks = rules.break_stacks(dice);
+        let stacks = rules.flow().wall_break.stacks(dice);
         wall.break_at(deal::break_position(dice, stacks, wall.remaining()));
-        wall.set_reserve(rules.reserve(0));
+        wall.set_reserve(rules.flow().reserve.after(0));
         let mut game = Game {
             ruleset,
             seed,
@@ -229,7 +229,7 @@ impl Game {
     }
 
     fn rules_declare_void(&self) -> bool {
-        self.ruleset.rules().declares_void()
+        self.ruleset.rules().flow().declares_void()
     }
 
     /// What `seat` may do now. Empty when it is not asked for anything.

@@ -47,7 +47,7 @@ impl Game {
     /// can still exist: not one it holds all four of.
     pub(crate) fn is_waiting(&self, seat: Seat) -> bool {
         let st = &self.seats[seat];
-        let forms = self.ruleset.rules().forms();
+        let forms = self.ruleset.rules().flow().forms;
         let melds = st.melds.len() as u8;
         let held = self.seat_hand(seat, None).all_tiles();
         crate::shape::waits(&st.concealed, melds, forms)
@@ -58,7 +58,7 @@ impl Game {
     /// The `DeclareReady` options of a seat on its turn: each discard that leaves it waiting.
     pub(super) fn ready_options(&self, seat: Seat, discards: &[Action]) -> Vec<Action> {
         let mut out = Vec::new();
-        let forms = self.ruleset.rules().forms();
+        let forms = self.ruleset.rules().flow().forms;
         let st = &self.seats[seat];
         let melds = st.melds.len() as u8;
         let mut held = self.seat_hand(seat, None).all_tiles();
@@ -126,7 +126,7 @@ impl Game {
 
     /// After `seat`'s discard: whether its hand now waits, and since when (first-ready rule).
     pub(super) fn note_waiting(&mut self, seat: Seat) {
-        if self.ruleset.rules().seabed_draws() == 0 {
+        if self.ruleset.rules().flow().seabed_draws == 0 {
             return;
         }
         let waiting = self.is_waiting(seat);
@@ -142,7 +142,7 @@ impl Game {
     /// The wall has run out: the 海底捞月 phase for the first-ready waiting seat, where the
     /// family has it; else the hand is drawn.
     pub(super) fn wall_ran_out(&mut self) {
-        let draws = self.ruleset.rules().seabed_draws();
+        let draws = self.ruleset.rules().flow().seabed_draws;
         let first_ready = self
             .table_seats()
             .filter(|&s| draws > 0 && self.seats[s].won.is_none() && self.is_waiting(s))

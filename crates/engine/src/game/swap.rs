@@ -60,7 +60,7 @@ impl Game {
     /// Where the deal leaves the hand: the swap phase when the family's option is on, else the
     /// first turn (or 定缺).
     pub(super) fn after_deal(&mut self) {
-        if self.ruleset.rules().swaps_dealt() {
+        if self.ruleset.rules().flow().swaps_dealt() {
             self.phase = Phase::Swap(Box::default());
         } else {
             self.begin_play();
@@ -151,7 +151,7 @@ impl Game {
 
     /// The first decision of the hand once the tiles are final: the dealer's turn, or 定缺.
     pub(super) fn begin_play(&mut self) {
-        if self.ruleset.rules().seabed_draws() > 0 {
+        if self.ruleset.rules().flow().seabed_draws > 0 {
             // A non-dealer's dealt hand may already wait: it has waited since the deal.
             for s in self.table_seats().filter(|&s| s != self.dealer) {
                 self.seats[s].waiting_since = self.is_waiting(s).then_some(0);

@@ -5,12 +5,7 @@ use super::*;
 use crate::variants::testing::Plain;
 
 fn plain(multi_win: bool, plays_on: bool, reserve: usize) -> Ruleset {
-    Ruleset::plain(Plain {
-        multi_win,
-        plays_on,
-        reserve,
-        wild: false,
-    })
+    Ruleset::plain(Plain::new(multi_win, plays_on, reserve, false))
 }
 
 #[derive(Default, Debug)]
@@ -26,7 +21,7 @@ struct Seen {
 }
 
 fn conserved(game: &Game) {
-    let set = game.ruleset().rules().tile_set();
+    let set = game.ruleset().rules().flow().tiles;
     for (i, &n) in game.census().iter().enumerate() {
         let t = Tile::from_index(i as u8).expect("kind");
         assert_eq!(n, u32::from(set.copies(t)), "{t}");
@@ -113,7 +108,7 @@ fn play(rules: &Ruleset, seed: u64, seen: &mut Seen) -> Game {
     if game.is_exhausted() {
         seen.exhausted += 1;
         // The hand is drawn when only the reserve is left: its tiles are still in the wall.
-        let reserve = game.ruleset().rules().reserve(game.kongs_made);
+        let reserve = game.ruleset().rules().flow().reserve.after(game.kongs_made);
         let taken = game.wall.order().len() - game.wall.remaining() - game.wall.live_drawn();
         assert_eq!(game.wall.drawable(), 0);
         assert!(reserve == 0 || game.wall.remaining() <= reserve.saturating_sub(taken));
@@ -156,12 +151,7 @@ fn multi_win_and_play_on() {
 
 #[test]
 fn wild_tiles_complete_hands() {
-    let rules = Ruleset::plain(Plain {
-        multi_win: false,
-        plays_on: false,
-        reserve: 0,
-        wild: true,
-    });
+    let rules = Ruleset::plain(Plain::new(false, false, 0, true));
     let mut seen = Seen::default();
     let mut wild_wins = 0;
     for seed in 0..300 {
@@ -172,8 +162,11 @@ fn wild_tiles_complete_hands() {
             let hand = &game.finished_hand().seats[win.seat];
             let mut full = hand.concealed;
             full.add(win.tile);
-            let plain =
-                crate::shape::is_complete(&full, hand.melds.len() as u8, rules.rules().forms());
+            let plain = crate::shape::is_complete(
+                &full,
+                hand.melds.len() as u8,
+                rules.rules().flow().forms,
+            );
             wild_wins += usize::from(!plain);
         }
     }

@@ -71,7 +71,7 @@ impl Game {
             }
         }
         // 海底: where the family says so, the last drawable tile is won on or thrown at once.
-        if rules.last_tile_thrown()
+        if rules.flow().last_tile.thrown
             && turn.last_tile
             && !turn.after_kong
             && let Some(t) = turn.drawn
@@ -83,14 +83,16 @@ impl Game {
             for t in Tile::playing() {
                 // Four wilds are not a kong: they are 四惠牌.
                 let wild = self.wild.is_some_and(|w| w.wild == t);
-                let may = rules.may_meld_suit(st.void, t.suit()) && !wild;
+                let may = st.void != Some(t.suit()) && !wild;
                 if st.concealed.get(t) == 4 && may {
                     out.push(Action::ConcealedKong { tile: t });
                 }
             }
             // 碰后不能马上杠: where the family says so, not the pung just made.
             let just_punged = claimed
-                .filter(|m| m.kind == MeldKind::Pung && rules.bars_kong_after_pung())
+                .filter(|m| {
+                    m.kind == MeldKind::Pung && rules.flow().after_claim.no_kong_of_fresh_pung
+                })
                 .map(|m| m.tile);
             for m in &st.melds {
                 let barred = just_punged == Some(m.meld.tile);
@@ -100,7 +102,7 @@ impl Game {
             }
         }
         // 烧庄: a seat holding the dealer's first discarded wind follows it on its first discard.
-        let forced = (rules.follow_forced() && !st.has_discarded)
+        let forced = (rules.flow().follow_dealer.forces() && !st.has_discarded)
             .then(|| self.follow.forced_wind(seat, self.dealer))
             .flatten()
             .filter(|&w| st.concealed.get(w) > 0);
@@ -119,7 +121,9 @@ impl Game {
         // 吃张打张: where the family bars it, not the kind just chowed, unless the chow was the
         // fourth meld (大吊: either of the last two tiles may go). Never bars every discard.
         let chowed = claimed
-            .filter(|m| m.kind == MeldKind::Chow && rules.bars_discarding_chowed_tile())
+            .filter(|m| {
+                m.kind == MeldKind::Chow && rules.flow().after_claim.no_discard_of_chowed_kind
+            })
             .filter(|_| st.melds.len() < 4)
             .and_then(|m| m.claimed);
         if let Some(c) = chowed {
@@ -130,7 +134,7 @@ impl Game {
                 out.retain(|a| *a != Action::Discard { tile: c });
             }
         }
-        if rules.declares_ready() {
+        if rules.flow().declares_ready {
             let ready = self.ready_options(seat, &out[first_discard..]);
             out.extend(ready);
         }
@@ -167,7 +171,7 @@ impl Game {
 
     /// Whether a kong's replacement tile can still be drawn.
     pub(super) fn can_replace(&self) -> bool {
-        match self.ruleset.rules().replacement_end() {
+        match self.ruleset.rules().flow().replacement_end {
             ReplacementEnd::Live => self.wall.drawable() > 0,
             ReplacementEnd::Tail => self.wall.remaining() > 0,
         }
@@ -223,7 +227,7 @@ impl Game {
     /// Declares a concealed kong; where the family lets one be robbed, the seats that could
     /// rob it are asked first.
     pub(super) fn concealed_kong(&mut self, seat: Seat, tile: Tile) {
-        if self.ruleset.rules().concealed_kong_robbable() {
+        if self.ruleset.rules().flow().concealed_kong_robbable {
             // Announced whether or not anyone could rob it, so the announcement tells nothing
             // about the other hands.
             self.emit(
@@ -326,14 +330,14 @@ impl Game {
     fn after_kong_declared(&mut self) {
         self.untouched = false;
         self.kongs_made += 1;
-        let reserve = self.ruleset.rules().reserve(self.kongs_made);
+        let reserve = self.ruleset.rules().flow().reserve.after(self.kongs_made);
         self.wall.set_reserve(reserve);
     }
 
     /// The turn after a kong: a replacement draw.
     pub(super) fn replacement_turn(&mut self, seat: Seat) {
         // 三家杠荒牌: enough different seats have made kongs; the hand is drawn.
-        if let Some(n) = self.ruleset.rules().kongers_draw() {
+        if let Some(n) = self.ruleset.rules().flow().kongers_draw {
             let kongers = self
                 .table_seats()
                 .filter(|&s| self.seats[s].melds.iter().any(|m| m.meld.is_kong()))
@@ -369,7 +373,8 @@ impl Game {
     pub(super) fn in_forced_zone(&self) -> bool {
         self.ruleset
             .rules()
-            .forced_win_wall()
+            .flow()
+            .forced_win_wall
             .is_some_and(|n| self.wall.drawable() < n)
     }
 
@@ -377,7 +382,7 @@ impl Game {
     /// of the last tile decline it, that seat is asked first.
     pub(super) fn draw_turn(&mut self, seat: Seat) {
         self.seats[seat].lift_pass_restrictions();
-        if self.ruleset.rules().may_decline_last() && self.wall.drawable() == 1 {
+        if self.ruleset.rules().flow().last_tile.declinable && self.wall.drawable() == 1 {
             self.phase = Phase::LastDraw(seat);
             self.emit(Audience::Everyone, EventKind::LastOffered { seat });
             return;
@@ -441,7 +446,7 @@ impl Game {
 
     /// After wins: end the hand, or (血战) play on from the seat after `last_winner`.
     pub(super) fn after_wins(&mut self, last_winner: Seat) {
-        let plays_on = self.ruleset.rules().plays_on_after_win();
+        let plays_on = self.ruleset.rules().flow().plays_on_after_win();
         if !plays_on || self.in_play().len() <= 1 {
             self.finish(false);
             return;

@@ -45,6 +45,7 @@
 mod fan;
 mod y2020;
 
+use crate::ruleset::{Flow, FollowDealer, LastTile, Reserve};
 use crate::ruleset::{
     HandResult, NextHand, OptionError, OptionSpec, OptionValue, RawOptions, Rules, RulesetId,
     WinCheck, WinScore, completes_shape, reject_unknown,
@@ -56,7 +57,7 @@ use crate::settle::{
 use crate::shape::Forms;
 use crate::table::TableState;
 use crate::tile::Tile;
-use crate::wall::{ReplacementEnd, TileSetKind, Wall, WildDraw, indicator_for, next_for_indicator};
+use crate::wall::{TileSetKind, Wall, WildDraw, indicator_for, next_for_indicator};
 
 /// Tiles of the reserve (保留牌) before any kong: seven stacks.
 const RESERVE: usize = 14;
@@ -66,6 +67,8 @@ const SHAOZHUANG: &str = "烧庄";
 /// The Beijing family with validated room options.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Beijing {
+    /// How its hands flow (some of it set by the room's options).
+    flow: Flow,
     /// Which rules.
     id: RulesetId,
     /// 底分: points per fan (惠牌 rules), or the unit doubled per fan (2020).
@@ -99,11 +102,35 @@ impl Beijing {
             "base, dragon_robs_concealed_kong"
         };
         reject_unknown(raw, id, known)?;
+        let dragon_robs = DRAGON_ROBS.read_bool(raw, false)?;
+        let wilds = id != RulesetId::Beijing2020;
         Ok(Beijing {
+            flow: Flow {
+                reserve: Reserve {
+                    tiles: RESERVE,
+                    per_kong: 2,
+                },
+                wild: wilds,
+                concealed_kong_robbable: dragon_robs,
+                follow_dealer: if wilds {
+                    FollowDealer::Forced
+                } else {
+                    FollowDealer::Counted
+                },
+                kongers_draw: (!wilds).then_some(3),
+                last_tile: LastTile {
+                    thrown: wilds,
+                    declinable: wilds,
+                },
+                ..Flow::four_seats(
+                    TileSetKind::Honors136,
+                    Forms::STANDARD.with(Forms::SEVEN_PAIRS),
+                )
+            },
             id,
             base: BASE.read_int(raw, 1)?,
             doubling: DOUBLING.read_bool(raw, true)?,
-            dragon_robs: DRAGON_ROBS.read_bool(raw, false)?,
+            dragon_robs,
         })
     }
 
@@ -189,26 +216,8 @@ impl Rules for Beijing {
     fn id(&self) -> RulesetId {
         self.id
     }
-    fn tile_set(&self) -> TileSetKind {
-        TileSetKind::Honors136
-    }
-    fn replacement_end(&self) -> ReplacementEnd {
-        ReplacementEnd::Tail
-    }
-    fn forms(&self) -> Forms {
-        Forms::STANDARD.with(Forms::SEVEN_PAIRS)
-    }
-    fn allows_chow(&self) -> bool {
-        true
-    }
-    fn multi_win(&self) -> bool {
-        true
-    }
-    fn reserve(&self, kongs: u32) -> usize {
-        RESERVE + 2 * kongs.saturating_sub(1) as usize
-    }
-    fn has_wild(&self) -> bool {
-        !self.y2020()
+    fn flow(&self) -> &Flow {
+        &self.flow
     }
     fn wild_indicator(&self, wild: Tile) -> Option<Tile> {
         Some(indicator_for(wild))
@@ -225,28 +234,10 @@ impl Rules for Beijing {
     }
     fn could_win(&self, hand: &SeatHand, tile: Tile, wild: Option<Tile>) -> bool {
         // 四惠牌 wins whatever the other tiles are.
-        fan::wilds_with(hand, tile, wild) == 4 || completes_shape(hand, tile, wild, self.forms())
+        fan::wilds_with(hand, tile, wild) == 4 || completes_shape(hand, tile, wild, self.flow.forms)
     }
     fn wins_at_once(&self, hand: &SeatHand, tile: Tile, wild: Option<Tile>) -> bool {
         fan::wilds_with(hand, tile, wild) == 4
-    }
-    fn follows_dealer(&self) -> bool {
-        true
-    }
-    fn follow_forced(&self) -> bool {
-        !self.y2020()
-    }
-    fn last_tile_thrown(&self) -> bool {
-        !self.y2020()
-    }
-    fn may_decline_last(&self) -> bool {
-        !self.y2020()
-    }
-    fn concealed_kong_robbable(&self) -> bool {
-        self.dragon_robs
-    }
-    fn kongers_draw(&self) -> Option<usize> {
-        self.y2020().then_some(3)
     }
     fn evaluate_win(&self, check: &WinCheck<'_>) -> Result<WinScore, String> {
         if check.win.flags.robbed_concealed_kong && !self.dragon_robs {

@@ -44,6 +44,7 @@ mod fan;
 #[cfg(test)]
 mod tests;
 
+use crate::ruleset::Flow;
 use crate::ruleset::{
     HandResult, MissedWin, NextHand, OptionError, OptionSpec, OptionValue, RawOptions, Rules,
     RulesetId, WinCheck, WinScore, reject_unknown,
@@ -64,6 +65,8 @@ pub const FLOOR_FAN: i64 = 3;
 /// The Guangdong family with validated room options.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Guangdong {
+    /// How its hands flow (some of it set by the room's options).
+    flow: Flow,
     /// 底分: the points of a 0-fan win per payer.
     base: i64,
     /// 爆胡: a total above it counts as it.
@@ -88,6 +91,14 @@ impl Guangdong {
         const KNOWN: &str = "base, fan_cap, min_fan";
         reject_unknown(raw, RulesetId::Guangdong, KNOWN)?;
         let g = Guangdong {
+            flow: Flow {
+                missed_win: MissedWin::SameKindUntilOwnMove,
+                // Decision (others.md): four sets and a pair, and 十三幺; no seven pairs.
+                ..Flow::four_seats(
+                    TileSetKind::Honors136,
+                    Forms::STANDARD.with(Forms::THIRTEEN_ORPHANS),
+                )
+            },
             base: BASE.read_int(raw, 1)?,
             fan_cap: FAN_CAP.read_int(raw, 6)?,
             min_fan: MIN_FAN.read_int(raw, 0)?,
@@ -207,21 +218,8 @@ impl Rules for Guangdong {
     fn id(&self) -> RulesetId {
         RulesetId::Guangdong
     }
-    fn tile_set(&self) -> TileSetKind {
-        TileSetKind::Honors136
-    }
-    fn forms(&self) -> Forms {
-        // Decision (others.md): four sets and a pair, and 十三幺; no seven pairs.
-        Forms::STANDARD.with(Forms::THIRTEEN_ORPHANS)
-    }
-    fn allows_chow(&self) -> bool {
-        true
-    }
-    fn multi_win(&self) -> bool {
-        true
-    }
-    fn missed_win(&self) -> MissedWin {
-        MissedWin::SameKindUntilOwnMove
+    fn flow(&self) -> &Flow {
+        &self.flow
     }
     fn evaluate_win(&self, check: &WinCheck<'_>) -> Result<WinScore, String> {
         let ctx = fan::Context {

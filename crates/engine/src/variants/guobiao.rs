@@ -32,6 +32,7 @@ pub mod score;
 pub use fan::Fan;
 pub use score::{McrHand, ScoreError, Scored, WinContext, score};
 
+use crate::ruleset::{DiscardWins, Flow};
 use crate::ruleset::{
     HandResult, NextHand, OptionError, RawOptions, Rules, RulesetId, WinCheck, WinScore,
 };
@@ -39,9 +40,8 @@ use crate::seat::Seat;
 use crate::settle::{
     FanItem, FinishedHand, PaidFor, SeatHand, SettleError, Settlement, Win, WinnerFans, describe,
 };
-use crate::shape::Forms;
 use crate::table::TableState;
-use crate::wall::{ReplacementEnd, TileSetKind};
+use crate::wall::TileSetKind;
 
 /// The 8-fan minimum (起和番): a win needs this many fans, flowers excluded.
 pub const MINIMUM: i64 = 8;
@@ -55,6 +55,8 @@ pub const HANDS_PER_ROUND: u32 = 4;
 /// The Guobiao family.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Guobiao {
+    /// How its hands flow (some of it set by the room's options).
+    flow: Flow,
     id: RulesetId,
     house: bool,
 }
@@ -73,6 +75,12 @@ impl Guobiao {
             });
         }
         Ok(Guobiao {
+            flow: Flow {
+                // Head bump: the first winner in turn order after the discarder.
+                discard_wins: DiscardWins::FirstInTurn,
+                match_hands: Some(4 * HANDS_PER_ROUND),
+                ..Flow::four_seats(TileSetKind::Flowers144, score::FORMS)
+            },
             id,
             house: id == RulesetId::GuobiaoHouse,
         })
@@ -136,27 +144,11 @@ impl Rules for Guobiao {
     fn id(&self) -> RulesetId {
         self.id
     }
-    fn tile_set(&self) -> TileSetKind {
-        TileSetKind::Flowers144
-    }
-    fn replacement_end(&self) -> ReplacementEnd {
-        ReplacementEnd::Tail
-    }
-    fn forms(&self) -> Forms {
-        score::FORMS
-    }
-    fn allows_chow(&self) -> bool {
-        true
-    }
-    fn multi_win(&self) -> bool {
-        // Head bump: the first winner in turn order after the discarder.
-        false
+    fn flow(&self) -> &Flow {
+        &self.flow
     }
     fn payment_for(&self, value: i64) -> i64 {
         BASE + value
-    }
-    fn match_hands(&self) -> Option<u32> {
-        Some(4 * HANDS_PER_ROUND)
     }
     fn evaluate_win(&self, check: &WinCheck<'_>) -> Result<WinScore, String> {
         self.score_win(check.hand, check.win, check.dealer, check.round_wind)

@@ -63,6 +63,7 @@ mod pay;
 #[cfg(test)]
 mod tests;
 
+use crate::ruleset::{AfterClaim, DiscardWins, Flow, WallBreak};
 use crate::ruleset::{
     HandResult, NextHand, OptionError, OptionSpec, OptionValue, RawOptions, Rules, RulesetId,
     WinCheck, WinScore, reject_unknown,
@@ -71,7 +72,7 @@ use crate::settle::{FinishedHand, SettleError, Settlement, Win, WinnerFans, desc
 use crate::shape::Forms;
 use crate::table::TableState;
 use crate::tile::Tile;
-use crate::wall::{ReplacementEnd, TileSetKind, Wall, WildDraw, indicator_for, next_for_indicator};
+use crate::wall::{TileSetKind, Wall, WildDraw, indicator_for, next_for_indicator};
 
 pub use fan::{MIN_TAI, THREE_CAISHEN_TAI};
 pub use pay::{
@@ -111,6 +112,8 @@ impl CaishenRule {
 /// The Ningbo family with validated room options.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ningbo {
+    /// How its hands flow (some of it set by the room's options).
+    flow: Flow,
     /// Points of one 台 (a share is 台 × base).
     base: i64,
     /// How the 财神 kind follows from the turned tile.
@@ -140,6 +143,16 @@ impl Ningbo {
             _ => CaishenRule::Same,
         };
         Ok(Ningbo {
+            flow: Flow {
+                wall_break: WallBreak::LargerDie,
+                wild: true,
+                discard_wins: DiscardWins::FirstInTurn,
+                after_claim: AfterClaim {
+                    no_discard_of_chowed_kind: true,
+                    no_kong_of_fresh_pung: true,
+                },
+                ..Flow::four_seats(TileSetKind::Flowers144, Forms::STANDARD)
+            },
             base: BASE.read_int(raw, 1)?,
             caishen,
         })
@@ -196,32 +209,14 @@ impl Rules for Ningbo {
     fn id(&self) -> RulesetId {
         RulesetId::Ningbo
     }
-    fn tile_set(&self) -> TileSetKind {
-        TileSetKind::Flowers144
-    }
-    fn replacement_end(&self) -> ReplacementEnd {
-        ReplacementEnd::Tail
-    }
-    fn forms(&self) -> Forms {
-        Forms::STANDARD
-    }
-    fn allows_chow(&self) -> bool {
-        true
-    }
-    fn multi_win(&self) -> bool {
-        false
-    }
-    fn has_wild(&self) -> bool {
-        true
+    fn flow(&self) -> &Flow {
+        &self.flow
     }
     fn wild_indicator(&self, wild: Tile) -> Option<Tile> {
         Some(match self.caishen {
             CaishenRule::Same => wild,
             CaishenRule::Next => indicator_for(wild),
         })
-    }
-    fn break_stacks(&self, dice: [u8; 2]) -> u8 {
-        dice[0].max(dice[1])
     }
     fn wild_tile(&self, wall: &mut Wall, dice: [u8; 2]) -> Option<WildDraw> {
         // The smaller die's stack from the tail end, its top tile; flowers are passed over.
@@ -231,12 +226,6 @@ impl Rules for Ningbo {
             indicator,
             wild: self.caishen.wild_for(indicator),
         })
-    }
-    fn bars_discarding_chowed_tile(&self) -> bool {
-        true
-    }
-    fn bars_kong_after_pung(&self) -> bool {
-        true
     }
     fn evaluate_win(&self, check: &WinCheck<'_>) -> Result<WinScore, String> {
         let ctx = self.context(check.dealer, check.round_wind, check.wild);

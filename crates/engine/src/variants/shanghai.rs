@@ -21,6 +21,7 @@
 
 mod share;
 
+use crate::ruleset::Flow;
 use crate::ruleset::{
     HandResult, MissedWin, NextHand, OptionError, OptionSpec, OptionValue, RawOptions, Rules,
     RulesetId, WinCheck, WinScore, completes_shape, reject_unknown,
@@ -29,7 +30,7 @@ use crate::settle::{FinishedHand, SeatHand, SettleError, Settlement, WinnerFans,
 use crate::shape::Forms;
 use crate::table::TableState;
 use crate::tile::Tile;
-use crate::wall::{ReplacementEnd, TileSetKind};
+use crate::wall::TileSetKind;
 
 pub use share::HandType;
 
@@ -39,6 +40,8 @@ pub const ESCAPE_PENALTY: i64 = 15;
 /// The Shanghai family with validated room options.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Shanghai {
+    /// How its hands flow (some of it set by the room's options).
+    flow: Flow,
     /// 底分.
     base: i64,
     /// 花分: points per 花.
@@ -63,6 +66,12 @@ impl Shanghai {
         const KNOWN: &str = "base, hua, lezi";
         reject_unknown(raw, RulesetId::Shanghai, KNOWN)?;
         Ok(Shanghai {
+            flow: Flow {
+                missed_win: MissedWin::SameKindUntilOwnMove,
+                escape_penalty: Some(ESCAPE_PENALTY),
+                leave_resets_draw_bonus: true,
+                ..Flow::four_seats(TileSetKind::Flowers144, Forms::STANDARD)
+            },
             base: BASE.read_int(raw, 2)?,
             hua: HUA.read_int(raw, 1)?,
             lezi: LEZI.read_int(raw, 10)?,
@@ -88,23 +97,8 @@ impl Rules for Shanghai {
     fn id(&self) -> RulesetId {
         RulesetId::Shanghai
     }
-    fn tile_set(&self) -> TileSetKind {
-        TileSetKind::Flowers144
-    }
-    fn replacement_end(&self) -> ReplacementEnd {
-        ReplacementEnd::Tail
-    }
-    fn forms(&self) -> Forms {
-        Forms::STANDARD
-    }
-    fn allows_chow(&self) -> bool {
-        true
-    }
-    fn multi_win(&self) -> bool {
-        true
-    }
-    fn missed_win(&self) -> MissedWin {
-        MissedWin::SameKindUntilOwnMove
+    fn flow(&self) -> &Flow {
+        &self.flow
     }
     fn could_win(&self, hand: &SeatHand, tile: Tile, _wild: Option<Tile>) -> bool {
         if tile.is_flower() {
@@ -170,12 +164,6 @@ impl Rules for Shanghai {
             round_wind: state.round_wind,
             draw_bonus,
         }
-    }
-    fn escape_penalty(&self) -> Option<i64> {
-        Some(ESCAPE_PENALTY)
-    }
-    fn leave_resets_draw_bonus(&self) -> bool {
-        true
     }
 }
 

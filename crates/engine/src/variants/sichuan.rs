@@ -44,6 +44,7 @@
 //!   end of the hand and the hand is settled normally, so `escape_penalty` keeps its default.
 
 use crate::ruleset::OptionSpec;
+use crate::ruleset::{AfterWin, BeforePlay, Flow};
 use crate::ruleset::{
     HandResult, MissedWin, NextHand, OptionError, RawOptions, Rules, RulesetId, WinCheck, WinScore,
     reject_unknown,
@@ -68,6 +69,8 @@ pub enum Preset {
 /// The Sichuan family with validated room options.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Sichuan {
+    /// How its hands flow (some of it set by the room's options).
+    flow: Flow,
     id: RulesetId,
     preset: Preset,
     coefficient: i64,
@@ -108,7 +111,29 @@ impl Sichuan {
         };
         reject_unknown(raw, id, known)?;
         let default_cap = if preset == Preset::Xuezhan9 { 9 } else { 3 };
+        let xuezhan = preset != Preset::Standard;
         Ok(Sichuan {
+            flow: Flow {
+                replacement_end: ReplacementEnd::Live,
+                chow: false,
+                // Decision (sichuan.md): 定缺 is declared upfront in both 血战 presets.
+                before_play: if xuezhan {
+                    BeforePlay::DeclareVoid
+                } else {
+                    BeforePlay::Nothing
+                },
+                after_win: if xuezhan {
+                    AfterWin::PlayOn
+                } else {
+                    AfterWin::HandEnds
+                },
+                missed_win: MissedWin::UntilDrawUnlessHigher,
+                forced_win_wall: Some(FORCED_WIN_WALL),
+                ..Flow::four_seats(
+                    TileSetKind::Suits108,
+                    Forms::STANDARD.with(Forms::SEVEN_PAIRS),
+                )
+            },
             id,
             preset,
             coefficient: COEFFICIENT.read_int(raw, 1)?,
@@ -155,33 +180,8 @@ impl Rules for Sichuan {
     fn id(&self) -> RulesetId {
         self.id
     }
-    fn tile_set(&self) -> TileSetKind {
-        TileSetKind::Suits108
-    }
-    fn replacement_end(&self) -> ReplacementEnd {
-        ReplacementEnd::Live
-    }
-    fn forms(&self) -> Forms {
-        Forms::STANDARD.with(Forms::SEVEN_PAIRS)
-    }
-    fn allows_chow(&self) -> bool {
-        false
-    }
-    fn multi_win(&self) -> bool {
-        true
-    }
-    fn declares_void(&self) -> bool {
-        // Decision (sichuan.md): 定缺 is declared upfront in both 血战 presets.
-        self.is_xuezhan()
-    }
-    fn plays_on_after_win(&self) -> bool {
-        self.is_xuezhan()
-    }
-    fn missed_win(&self) -> MissedWin {
-        MissedWin::UntilDrawUnlessHigher
-    }
-    fn forced_win_wall(&self) -> Option<usize> {
-        Some(FORCED_WIN_WALL)
+    fn flow(&self) -> &Flow {
+        &self.flow
     }
     fn payment_for(&self, value: i64) -> i64 {
         self.unit(value)

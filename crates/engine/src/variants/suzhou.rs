@@ -34,6 +34,7 @@
 #[cfg(test)]
 mod tests;
 
+use crate::ruleset::{DiscardWins, Flow};
 use crate::ruleset::{
     HandResult, NextHand, OptionError, OptionSpec, OptionValue, RawOptions, Rules, RulesetId,
     WinCheck, WinScore, reject_unknown,
@@ -54,6 +55,8 @@ const BASE: OptionSpec = OptionSpec::int("base", "底分（1或5）", "Points pe
 /// The Suzhou family with validated room options.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Suzhou {
+    /// How its hands flow (some of it set by the room's options).
+    flow: Flow,
     /// 底分: the points of one fan ("一番对应1分", times the room's base).
     base: i64,
 }
@@ -73,7 +76,17 @@ impl Suzhou {
                 problem: format!("底分 is 1 or 5 (一般为1或者5), got {base}"),
             });
         }
-        Ok(Suzhou { base })
+        Ok(Suzhou {
+            flow: Flow {
+                discard_wins: DiscardWins::FirstInTurn,
+                // Decision (others.md): four sets and a pair, and 七对.
+                ..Flow::four_seats(
+                    TileSetKind::Honors136,
+                    Forms::STANDARD.with(Forms::SEVEN_PAIRS),
+                )
+            },
+            base,
+        })
     }
 
     /// The validated options, defaults filled in.
@@ -186,18 +199,8 @@ impl Rules for Suzhou {
     fn id(&self) -> RulesetId {
         RulesetId::Suzhou
     }
-    fn tile_set(&self) -> TileSetKind {
-        TileSetKind::Honors136
-    }
-    fn forms(&self) -> Forms {
-        // Decision (others.md): four sets and a pair, and 七对.
-        Forms::STANDARD.with(Forms::SEVEN_PAIRS)
-    }
-    fn allows_chow(&self) -> bool {
-        true
-    }
-    fn multi_win(&self) -> bool {
-        false
+    fn flow(&self) -> &Flow {
+        &self.flow
     }
     fn evaluate_win(&self, check: &WinCheck<'_>) -> Result<WinScore, String> {
         let scored = score(check.hand, check.win)?;

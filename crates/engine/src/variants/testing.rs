@@ -1,54 +1,58 @@
 //! A plain rule family for testing the shared flow on what Sichuan does not use: flowers,
 //! chows, head bump, a reserve at the tail, tail replacements. Scores one point per win.
 
+use crate::ruleset::{AfterWin, DiscardWins, Flow, Reserve};
 use crate::ruleset::{HandResult, NextHand, Rules, RulesetId, WinCheck, WinScore};
 use crate::settle::{FanItem, FinishedHand, PaidFor, SettleError, Settlement, describe};
 use crate::shape::Forms;
 use crate::table::TableState;
-use crate::wall::{ReplacementEnd, TileSetKind};
+use crate::wall::TileSetKind;
 
 /// Configurable plain rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Plain {
-    /// 一炮多响 instead of head bump.
-    pub multi_win: bool,
-    /// 血战-style play on after wins.
-    pub plays_on: bool,
-    /// Tail tiles kept back from turn draws.
-    pub reserve: usize,
-    /// Turn up an indicator at the tail; the next kind is wild.
-    pub wild: bool,
+    flow: Flow,
+}
+
+impl Plain {
+    /// 一炮多响 (`multi_win`) or head bump, 血战-style play on after wins (`plays_on`), tail
+    /// tiles kept back from turn draws (`reserve`, two more for every kong after the first),
+    /// and an indicator turned up whose next kind is wild (`wild`).
+    pub fn new(multi_win: bool, plays_on: bool, reserve: usize, wild: bool) -> Plain {
+        Plain {
+            flow: Flow {
+                reserve: Reserve {
+                    tiles: reserve,
+                    per_kong: 2,
+                },
+                wild,
+                discard_wins: if multi_win {
+                    DiscardWins::Every
+                } else {
+                    DiscardWins::FirstInTurn
+                },
+                after_win: if plays_on {
+                    AfterWin::PlayOn
+                } else {
+                    AfterWin::HandEnds
+                },
+                ..Flow::four_seats(
+                    TileSetKind::Flowers144,
+                    Forms::STANDARD
+                        .with(Forms::SEVEN_PAIRS)
+                        .with(Forms::THIRTEEN_ORPHANS),
+                )
+            },
+        }
+    }
 }
 
 impl Rules for Plain {
     fn id(&self) -> RulesetId {
         RulesetId::Sichuan
     }
-    fn tile_set(&self) -> TileSetKind {
-        TileSetKind::Flowers144
-    }
-    fn replacement_end(&self) -> ReplacementEnd {
-        ReplacementEnd::Tail
-    }
-    fn forms(&self) -> Forms {
-        Forms::STANDARD
-            .with(Forms::SEVEN_PAIRS)
-            .with(Forms::THIRTEEN_ORPHANS)
-    }
-    fn allows_chow(&self) -> bool {
-        true
-    }
-    fn multi_win(&self) -> bool {
-        self.multi_win
-    }
-    fn plays_on_after_win(&self) -> bool {
-        self.plays_on
-    }
-    fn reserve(&self, kongs: u32) -> usize {
-        self.reserve + 2 * kongs.saturating_sub(1) as usize
-    }
-    fn has_wild(&self) -> bool {
-        self.wild
+    fn flow(&self) -> &Flow {
+        &self.flow
     }
     fn wild_indicator(&self, wild: crate::Tile) -> Option<crate::Tile> {
         Some(crate::wall::indicator_for(wild))
@@ -58,7 +62,7 @@ impl Rules for Plain {
         wall: &mut crate::wall::Wall,
         _dice: [u8; 2],
     ) -> Option<crate::wall::WildDraw> {
-        if !self.wild {
+        if !self.flow.wild {
             return None;
         }
         // Flowers are passed over, as Ningbo does: a wild kind is a playing tile.

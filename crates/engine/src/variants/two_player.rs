@@ -63,6 +63,7 @@ mod fan;
 #[cfg(test)]
 mod tests;
 
+use crate::ruleset::{BeforePlay, DiscardWins, Flow};
 use crate::ruleset::{
     HandResult, NextHand, OptionError, OptionSpec, OptionValue, RawOptions, Rules, RulesetId,
     WinCheck, WinScore, reject_unknown,
@@ -91,6 +92,8 @@ const SWAP: OptionSpec = OptionSpec::bool("swap", "开始时换牌", "Swap dealt
 /// The two-player family with validated room options.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TwoPlayer {
+    /// How its hands flow (some of it set by the room's options).
+    flow: Flow,
     base: i64,
     huapai: i64,
     swap: bool,
@@ -103,10 +106,31 @@ impl TwoPlayer {
     /// An unknown option, or a value out of range.
     pub fn new(raw: &RawOptions) -> Result<TwoPlayer, OptionError> {
         reject_unknown(raw, RulesetId::TwoPlayer, "base, huapai, swap")?;
+        let huapai = HUAPAI.read_int(raw, BONUS)?;
+        let swap = SWAP.read_bool(raw, false)?;
         Ok(TwoPlayer {
+            flow: Flow {
+                players: 2,
+                wall_tiles: Some(WALL_TILES),
+                bonus_indicators: usize::try_from(huapai).unwrap_or(0),
+                before_play: if swap {
+                    BeforePlay::SwapDealt
+                } else {
+                    BeforePlay::Nothing
+                },
+                discard_wins: DiscardWins::FirstInTurn,
+                declares_ready: true,
+                seabed_draws: SEABED_DRAWS,
+                ..Flow::four_seats(
+                    TileSetKind::Honors136,
+                    Forms::STANDARD
+                        .with(Forms::SEVEN_PAIRS)
+                        .with(Forms::THIRTEEN_ORPHANS),
+                )
+            },
             base: BASE.read_int(raw, 1)?,
-            huapai: HUAPAI.read_int(raw, BONUS)?,
-            swap: SWAP.read_bool(raw, false)?,
+            huapai,
+            swap,
         })
     }
 
@@ -129,37 +153,8 @@ impl Rules for TwoPlayer {
     fn id(&self) -> RulesetId {
         RulesetId::TwoPlayer
     }
-    fn players(&self) -> u8 {
-        2
-    }
-    fn tile_set(&self) -> TileSetKind {
-        TileSetKind::Honors136
-    }
-    fn forms(&self) -> Forms {
-        Forms::STANDARD
-            .with(Forms::SEVEN_PAIRS)
-            .with(Forms::THIRTEEN_ORPHANS)
-    }
-    fn allows_chow(&self) -> bool {
-        true
-    }
-    fn multi_win(&self) -> bool {
-        false
-    }
-    fn wall_tiles(&self) -> Option<usize> {
-        Some(WALL_TILES)
-    }
-    fn bonus_indicators(&self) -> usize {
-        usize::try_from(self.huapai).unwrap_or(0)
-    }
-    fn declares_ready(&self) -> bool {
-        true
-    }
-    fn seabed_draws(&self) -> u8 {
-        SEABED_DRAWS
-    }
-    fn swaps_dealt(&self) -> bool {
-        self.swap
+    fn flow(&self) -> &Flow {
+        &self.flow
     }
     fn evaluate_win(&self, check: &WinCheck<'_>) -> Result<WinScore, String> {
         let cx = fan::Context {

@@ -45,6 +45,7 @@ mod fan;
 #[cfg(test)]
 mod tests;
 
+use crate::ruleset::{DiscardWins, Flow};
 use crate::ruleset::{
     HandResult, NextHand, OptionError, OptionSpec, OptionValue, RawOptions, Rules, RulesetId,
     WinCheck, WinScore, reject_unknown,
@@ -68,6 +69,8 @@ const DISCARDER_PAYS_ALL: OptionSpec = OptionSpec::bool(
 /// The Wuhu family with validated room options.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Wuhu {
+    /// How its hands flow (some of it set by the room's options).
+    flow: Flow,
     /// 底分: the points of one fan.
     base: i64,
     /// Whether a discarder pays every share of a discard win.
@@ -83,6 +86,11 @@ impl Wuhu {
         const KNOWN: &str = "base, discarder_pays_all";
         reject_unknown(raw, RulesetId::Wuhu, KNOWN)?;
         Ok(Wuhu {
+            flow: Flow {
+                discard_wins: DiscardWins::FirstInTurn,
+                // Decision (others.md): standard shape only.
+                ..Flow::four_seats(TileSetKind::Honors136, Forms::STANDARD)
+            },
             base: BASE.read_int(raw, 1)?,
             discarder_pays_all: DISCARDER_PAYS_ALL.read_bool(raw, false)?,
         })
@@ -125,18 +133,8 @@ impl Rules for Wuhu {
     fn id(&self) -> RulesetId {
         RulesetId::Wuhu
     }
-    fn tile_set(&self) -> TileSetKind {
-        TileSetKind::Honors136
-    }
-    fn forms(&self) -> Forms {
-        // Decision (others.md): standard shape only.
-        Forms::STANDARD
-    }
-    fn allows_chow(&self) -> bool {
-        true
-    }
-    fn multi_win(&self) -> bool {
-        false
+    fn flow(&self) -> &Flow {
+        &self.flow
     }
     fn evaluate_win(&self, check: &WinCheck<'_>) -> Result<WinScore, String> {
         let scored = fan::score(check.hand, check.win)?;

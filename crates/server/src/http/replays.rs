@@ -82,7 +82,7 @@ pub(super) async fn hand_stream(
     let game = record
         .replay()
         .map_err(|e| ApiError::Internal(format!("hand {table}/{hand} does not replay: {e}")))?;
-    let players = game.ruleset().rules().players();
+    let players = game.ruleset().rules().flow().players;
     // The scores before it: the deltas of the table's earlier hands.
     let mut scores = vec![0i64; usize::from(players)];
     for earlier in state.store.table_hands(&table).await? {

@@ -113,7 +113,7 @@ pub(super) async fn create_room(
         .map_err(|e| ApiError::BadRequest(format!("{e}")))?;
     let ruleset =
         Ruleset::new(id, &body.options).map_err(|e| ApiError::BadRequest(e.to_string()))?;
-    let players = usize::from(ruleset.rules().players());
+    let players = usize::from(ruleset.rules().flow().players);
     if body.bots.len() >= players {
         return Err(ApiError::BadRequest(format!(
             "at most {} bots: the creator takes a seat",

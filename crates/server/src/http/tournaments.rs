@@ -117,7 +117,7 @@ impl CreateTournament {
         if !(0..=1000).contains(&self.escape_penalty) {
             return bad("escape_penalty must be 0 to 1000".into());
         }
-        let seats = usize::from(ruleset.rules().players());
+        let seats = usize::from(ruleset.rules().flow().players);
         let scoring = self.scoring.clone().unwrap_or_else(|| ScoringKind::Places {
             points: [4, 2, 1, 0][..seats.min(4)].to_vec(),
         });

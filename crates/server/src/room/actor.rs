@@ -91,7 +91,7 @@ impl Room {
         metrics: Arc<crate::metrics::Metrics>,
     ) -> Room {
         let id = claim.table.clone();
-        let players = usize::from(settings.ruleset.rules().players());
+        let players = usize::from(settings.ruleset.rules().flow().players);
         let super::Start {
             table,
             game,

@@ -144,7 +144,7 @@ impl Clock {
 /// A room's match length when its creator does not say: the ruleset's full match where it
 /// defines one (Guobiao: 16 hands), else 8.
 pub fn default_hands(ruleset: &Ruleset) -> u64 {
-    ruleset.rules().match_hands().map_or(8, u64::from)
+    ruleset.rules().flow().match_hands.map_or(8, u64::from)
 }
 
 /// Timings shared by every room.

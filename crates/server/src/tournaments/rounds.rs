@@ -83,7 +83,7 @@ pub async fn start_next_round(
     let secret = hex_key(&state.store.tournament_secret(&t.id).await?)
         .ok_or_else(|| RoundError::Unreadable("the secret is not 64 hex digits".into()))?;
     let ruleset = ruleset_of(t, &config)?;
-    let players = usize::from(ruleset.rules().players());
+    let players = usize::from(ruleset.rules().flow().players);
     let seating = seat_round(&results, &config, &secret, round, t.rounds, players).await?;
     let group_of = groups(seating.tables.len(), players);
     let mut tables = Vec::with_capacity(seating.tables.len());

@@ -15,7 +15,7 @@ use super::impossible;
 pub(super) fn check(rules: &dyn Rules, hand: &FinishedHand, w: &Win) -> Result<(), SettleError> {
     let sh = &hand.seats[w.seat];
     let f = w.flags;
-    if f.robbed_concealed_kong && !rules.concealed_kong_robbable() {
+    if f.robbed_concealed_kong && !rules.flow().concealed_kong_robbable {
         return Err(SettleError::NotAWin {
             seat: w.seat,
             hand: describe(sh),
@@ -58,12 +58,12 @@ pub(super) fn check(rules: &dyn Rules, hand: &FinishedHand, w: &Win) -> Result<(
             w.seat
         ));
     }
-    if (f.declared_ready || f.ready_first_turn) && !rules.declares_ready() {
+    if (f.declared_ready || f.ready_first_turn) && !rules.flow().declares_ready {
         return impossible(format!("`{}` has no 报听", rules.id()));
     }
     ready(w, sh)?;
     if f.seabed {
-        if rules.seabed_draws() == 0 {
+        if rules.flow().seabed_draws == 0 {
             return impossible(format!("`{}` has no 海底捞月 draws", rules.id()));
         }
         if w.from.is_some() {

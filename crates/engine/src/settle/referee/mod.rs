@@ -61,8 +61,8 @@ pub(super) fn impossible(why: String) -> Result<(), SettleError> {
 /// Seats, dice, the wild and bonus kinds, carried claim counts.
 fn table(rules: &dyn Rules, hand: &FinishedHand) -> Result<(), SettleError> {
     let id = rules.id();
-    if hand.players != rules.players() {
-        return impossible(format!("`{id}` is played by {}", rules.players()));
+    if hand.players != rules.flow().players {
+        return impossible(format!("`{id}` is played by {}", rules.flow().players));
     }
     if hand.dealer.index() >= usize::from(hand.players) {
         return Err(SettleError::NoSuchSeat {
@@ -73,14 +73,14 @@ fn table(rules: &dyn Rules, hand: &FinishedHand) -> Result<(), SettleError> {
     if let Some(die) = hand.dice.iter().flatten().find(|d| !(1..=6).contains(*d)) {
         return impossible(format!("a die shows {die}; dice show 1 to 6"));
     }
-    let set = rules.tile_set();
+    let set = rules.flow().tiles;
     match hand.wild {
-        None if rules.has_wild() => {
+        None if rules.flow().wild => {
             return impossible(format!(
                 "a `{id}` hand always turns up a wild kind: give `wild`"
             ));
         }
-        Some(w) if !rules.has_wild() => {
+        Some(w) if !rules.flow().wild => {
             return impossible(format!("`{id}` has no wild tile, but {w} is given as one"));
         }
         Some(w) if w.is_flower() || set.copies(w) == 0 => {
@@ -88,11 +88,11 @@ fn table(rules: &dyn Rules, hand: &FinishedHand) -> Result<(), SettleError> {
         }
         _ => {}
     }
-    if hand.bonus.len() > rules.bonus_indicators() {
+    if hand.bonus.len() > rules.flow().bonus_indicators {
         return impossible(format!(
             "{} bonus kinds given; `{id}` turns up {}",
             hand.bonus.len(),
-            rules.bonus_indicators()
+            rules.flow().bonus_indicators
         ));
     }
     if let Some(b) = hand
@@ -167,7 +167,7 @@ fn claims(hand: &FinishedHand) -> Result<(), SettleError> {
 fn seat(rules: &dyn Rules, hand: &FinishedHand, s: Seat) -> Result<(), SettleError> {
     let sh = &hand.seats[s];
     hand_size(hand, s)?;
-    if sh.void.is_some() && !rules.declares_void() {
+    if sh.void.is_some() && !rules.flow().declares_void() {
         return impossible(format!(
             "seat {s} has a 定缺 suit, but `{}` declares none",
             rules.id()
@@ -222,7 +222,7 @@ fn meld(
         return impossible(format!("seat {s} claims {meld} from itself"));
     }
     if meld.kind == MeldKind::Chow {
-        if !rules.allows_chow() {
+        if !rules.flow().chow {
             return impossible(format!("`{id}` has no chow, but seat {s} holds {meld}"));
         }
         if let Some(f) = meld.from
@@ -242,7 +242,7 @@ fn meld(
     }
     let suit = meld.tile.suit();
     if let Some(void) = hand.seats[s].void
-        && !rules.may_meld_suit(Some(void), suit)
+        && void == suit
     {
         return impossible(format!("seat {s} melds {meld} of its declared void suit"));
     }
@@ -287,7 +287,7 @@ fn describe_seats(set: SeatSet) -> String {
 /// No kind more often than the tile set holds it, and no tile the set lacks. Winners on one
 /// discard (一炮多响) share one tile.
 fn copies(rules: &dyn Rules, hand: &FinishedHand) -> Result<(), SettleError> {
-    let set = rules.tile_set();
+    let set = rules.flow().tiles;
     let mut seen = [0u32; Tile::ALL_KINDS];
     for s in hand.seats_in_play() {
         let sh = &hand.seats[s];
@@ -366,7 +366,7 @@ fn wins_in_order(rules: &dyn Rules, hand: &FinishedHand) -> Result<(), SettleErr
         winners.insert(w.seat);
     }
     let id = rules.id();
-    if let Some(n) = rules.kongers_draw() {
+    if let Some(n) = rules.flow().kongers_draw {
         let kongers = hand
             .seats_in_play()
             .filter(|&s| hand.seats[s].melds.iter().any(|m| m.meld.is_kong()))
@@ -377,7 +377,7 @@ fn wins_in_order(rules: &dyn Rules, hand: &FinishedHand) -> Result<(), SettleErr
             ));
         }
     }
-    if rules.plays_on_after_win() {
+    if rules.flow().plays_on_after_win() {
         if hand.wins.len() >= usize::from(hand.players) {
             return impossible(format!(
                 "{} wins: the hand ends once all but one player have won",
@@ -392,7 +392,7 @@ fn wins_in_order(rules: &dyn Rules, hand: &FinishedHand) -> Result<(), SettleErr
     if rest.is_empty() {
         return Ok(());
     }
-    if !rules.multi_win() {
+    if !rules.flow().multi_win() {
         return impossible(format!(
             "`{id}` ends the hand at its first win and plays no 一炮多响: {} wins given",
             hand.wins.len()

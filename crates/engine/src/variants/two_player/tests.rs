@@ -225,7 +225,7 @@ fn options_are_the_base_the_bonus_count_and_the_swap() {
     assert_eq!(o.get("huapai"), Some(&OptionValue::Int(1)));
     assert_eq!(o.get("swap"), Some(&OptionValue::Bool(false)));
     assert!(
-        !defaults.rules().swaps_dealt(),
+        !defaults.rules().flow().swaps_dealt(),
         "开始时换牌 is off by default"
     );
     let mut raw = RawOptions::new();
@@ -234,7 +234,7 @@ fn options_are_the_base_the_bonus_count_and_the_swap() {
     let mut raw = RawOptions::new();
     raw.insert("swap".into(), OptionValue::Bool(true));
     let swapping = Ruleset::new(RulesetId::TwoPlayer, &raw).expect("swap is an option");
-    assert!(swapping.rules().swaps_dealt());
+    assert!(swapping.rules().flow().swaps_dealt());
     assert_eq!(
         swapping.options().get("swap"),
         Some(&OptionValue::Bool(true))
@@ -252,6 +252,6 @@ fn options_are_the_base_the_bonus_count_and_the_swap() {
         Ruleset::new(RulesetId::TwoPlayer, &raw),
         Err(OptionError::Unknown { name, .. }) if name == "swaps"
     ));
-    assert_eq!(defaults.rules().players(), 2);
+    assert_eq!(defaults.rules().flow().players, 2);
     assert_eq!(defaults.rules().payment_for(20), CAP);
 }

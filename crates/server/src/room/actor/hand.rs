@@ -260,7 +260,7 @@ impl Room {
         };
         let game = in_play.game;
         let hand_no = self.hand_no();
-        let players = self.settings.ruleset.rules().players();
+        let players = self.settings.ruleset.rules().flow().players;
         let before = (
             self.table.state().scores.0[..usize::from(players)].to_vec(),
             self.table.state().draw_bonus,
@@ -402,7 +402,13 @@ impl Room {
     /// The players who escaped during the hand, each with the ruleset's penalty. An escape is
     /// recorded even where the rules set no penalty (0 points), so organisers see who left.
     pub(super) fn escapes(&self) -> Vec<store::Escape> {
-        let points = self.settings.ruleset.rules().escape_penalty().unwrap_or(0);
+        let points = self
+            .settings
+            .ruleset
+            .rules()
+            .flow()
+            .escape_penalty
+            .unwrap_or(0);
         self.escaped_in_hand
             .iter()
             .map(|p| store::Escape {

@@ -83,7 +83,7 @@ impl Room {
     /// have told it (seat statuses as announced, a stored hand's result once announced), so a
     /// snapshot never runs ahead of the messages it stands for while they go on.
     fn table_snapshot(&self) -> TableSnapshot {
-        let players = usize::from(self.settings.ruleset.rules().players());
+        let players = usize::from(self.settings.ruleset.rules().flow().players);
         let state = self.table.state();
         let (hand_no, scores, draw_bonus) = match &self.phase {
             Phase::Storing(s) => (s.ended.hand_no, s.ended.scores.clone(), s.ended.draw_bonus),

@@ -89,7 +89,7 @@ impl Room {
     }
 
     pub(super) fn deliver(&mut self, e: &engine::Event) {
-        let players = self.settings.ruleset.rules().players();
+        let players = self.settings.ruleset.rules().flow().players;
         let hand_no = self.hand_no();
         {
             let wire = protocol::wire_event(&e.kind, players);
