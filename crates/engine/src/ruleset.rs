@@ -9,7 +9,7 @@ use thiserror::Error;
 
 use crate::Wind;
 use crate::seat::Seat;
-use crate::settle::{FanItem, FinishedHand, SeatHand, SettleError, Settlement, Win};
+use crate::settle::{FanItem, FinishedHand, SeatHand, SettleError, Settlement, Win, WinnerFans};
 use crate::shape::Forms;
 use crate::tile::Tile;
 use crate::variants::beijing::Beijing;
@@ -190,13 +190,20 @@ pub trait Rules: Send + Sync {
     /// # Errors
     /// A sentence naming the rule that forbids the win.
     fn evaluate_win(&self, check: &WinCheck<'_>) -> Result<WinScore, String>;
-    /// Scores a finished hand that the [`crate::settle::referee`] has already found legal for
-    /// this family: only [`Ruleset::settle`] calls it, after the referee, so a family answers
-    /// what its scoring needs and never repeats (or forgets) a check of what a hand may be.
+    /// Scores win `index` (`win`) of a finished hand and pays it into `st`; the score is the
+    /// winner's fan line. The hand has passed the [`crate::settle::referee`], so a family
+    /// answers what its scoring needs and never repeats (or forgets) a check of what a hand may
+    /// be; [`settle_checked`] calls it for each win in order.
     ///
     /// # Errors
-    /// [`SettleError`] for what only the family's scoring can tell.
-    fn settle_checked(&self, hand: &FinishedHand) -> Result<Settlement, SettleError>;
+    /// A sentence naming the rule of the family's scoring that makes it no win.
+    fn settle_win(
+        &self,
+        hand: &FinishedHand,
+        index: usize,
+        win: &Win,
+        st: &mut Settlement,
+    ) -> Result<WinScore, String>;
     /// The dealer and streak counters of the next hand.
     fn next_hand(&self, state: &crate::table::TableState, result: &HandResult) -> NextHand;
 
@@ -231,6 +238,37 @@ pub trait Rules: Send + Sync {
     fn payment_for(&self, value: i64) -> i64 {
         value
     }
+    /// Lines settled once every win is paid (查叫, 花猪, kong money, 烧庄, streaks): none by
+    /// default.
+    fn settle_after_wins(&self, _hand: &FinishedHand, _st: &mut Settlement) {}
+}
+
+/// Settles a hand the [`crate::settle::referee`] has found legal, the same way for every
+/// family: each win scored and paid in order ([`Rules::settle_win`]) and its fan line added,
+/// then the lines after the wins ([`Rules::settle_after_wins`]). Only [`Ruleset::settle`] (and
+/// the families' tests of rules no reachable hand shows) call it.
+///
+/// # Errors
+/// [`SettleError::NotAWin`] naming the first win the family's scoring refuses.
+pub fn settle_checked(rules: &dyn Rules, hand: &FinishedHand) -> Result<Settlement, SettleError> {
+    let mut st = Settlement::default();
+    for (index, win) in hand.wins.iter().enumerate() {
+        let score = rules
+            .settle_win(hand, index, win, &mut st)
+            .map_err(|reason| SettleError::NotAWin {
+                seat: win.seat,
+                hand: crate::settle::describe(&hand.seats[win.seat]),
+                tile: win.tile,
+                reason,
+            })?;
+        st.fans.push(WinnerFans {
+            seat: win.seat,
+            items: score.items,
+            total: score.value,
+        });
+    }
+    rules.settle_after_wins(hand, &mut st);
+    Ok(st)
 }
 
 /// Whether `hand` plus `tile` makes a winning shape of `forms`, the copies of `wild` standing
@@ -354,7 +392,7 @@ impl Ruleset {
     /// [`SettleError`] naming the first thing that makes the hand impossible or not a win.
     pub fn settle(&self, hand: &FinishedHand) -> Result<Settlement, SettleError> {
         crate::settle::referee::check(self.rules(), hand)?;
-        self.rules().settle_checked(hand)
+        settle_checked(self.rules(), hand)
     }
 
     /// The preset id.

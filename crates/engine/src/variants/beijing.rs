@@ -51,9 +51,8 @@ use crate::ruleset::{
     WinCheck, WinScore, completes_shape, reject_unknown,
 };
 use crate::seat::Seat;
-use crate::settle::{
-    ExtraLine, FinishedHand, PaidFor, SeatHand, SettleError, Settlement, WinnerFans, describe,
-};
+use crate::settle::Win;
+use crate::settle::{ExtraLine, FinishedHand, PaidFor, SeatHand, Settlement};
 use crate::shape::Forms;
 use crate::table::TableState;
 use crate::tile::Tile;
@@ -262,36 +261,36 @@ impl Rules for Beijing {
             value * self.base
         }
     }
-    fn settle_checked(&self, hand: &FinishedHand) -> Result<Settlement, SettleError> {
-        let mut st = Settlement::default();
-        for win in &hand.wins {
-            let sh = &hand.seats[win.seat];
-            let scored =
-                fan::score(self.table(), sh, win, hand.dealer, hand.wild).map_err(|reason| {
-                    SettleError::NotAWin {
-                        seat: win.seat,
-                        hand: describe(sh),
-                        tile: win.tile,
-                        reason,
-                    }
-                })?;
-            if self.y2020() {
-                y2020::pay(self.base, self.doubling, hand, win, scored.total, &mut st);
-            } else {
-                self.pay(hand, win, scored.total, &mut st);
-            }
-            st.fans.push(WinnerFans {
-                seat: win.seat,
-                items: scored.items,
-                total: scored.total,
-            });
-        }
+    fn settle_win(
+        &self,
+        hand: &FinishedHand,
+        _index: usize,
+        win: &Win,
+        st: &mut Settlement,
+    ) -> Result<WinScore, String> {
+        let scored = fan::score(
+            self.table(),
+            &hand.seats[win.seat],
+            win,
+            hand.dealer,
+            hand.wild,
+        )?;
         if self.y2020() {
-            y2020::extras(hand, &mut st);
+            y2020::pay(self.base, self.doubling, hand, win, scored.total, st);
         } else {
-            self.shaozhuang(hand, &mut st);
+            self.pay(hand, win, scored.total, st);
         }
-        Ok(st)
+        Ok(WinScore {
+            items: scored.items,
+            value: scored.total,
+        })
+    }
+    fn settle_after_wins(&self, hand: &FinishedHand, st: &mut Settlement) {
+        if self.y2020() {
+            y2020::extras(hand, st);
+        } else {
+            self.shaozhuang(hand, st);
+        }
     }
     fn next_hand(&self, state: &TableState, result: &HandResult) -> NextHand {
         // 连庄 after a drawn hand or a win of the dealer's; otherwise the deal passes on.

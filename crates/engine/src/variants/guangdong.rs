@@ -50,9 +50,7 @@ use crate::ruleset::{
     RulesetId, WinCheck, WinScore, reject_unknown,
 };
 use crate::seat::Seat;
-use crate::settle::{
-    ExtraLine, FinishedHand, PaidFor, SettleError, Settlement, Win, WinnerFans, describe,
-};
+use crate::settle::{ExtraLine, FinishedHand, PaidFor, Settlement, Win};
 use crate::shape::Forms;
 use crate::table::TableState;
 use crate::wall::TileSetKind;
@@ -236,38 +234,32 @@ impl Rules for Guangdong {
     fn payment_for(&self, value: i64) -> i64 {
         self.points(value)
     }
-    fn settle_checked(&self, hand: &FinishedHand) -> Result<Settlement, SettleError> {
+    fn settle_win(
+        &self,
+        hand: &FinishedHand,
+        _index: usize,
+        win: &Win,
+        st: &mut Settlement,
+    ) -> Result<WinScore, String> {
+        let scored = self.judge(hand, win)?;
+        let mut items = scored.items;
+        let mut total = scored.total;
         // 一炮三响: three winners on one discard are each paid at least 3 fan.
         let three_on_a_discard = hand.wins.len() == 3
             && hand
                 .wins
                 .iter()
                 .all(|w| w.from.is_some() && !w.flags.robbed_kong);
-        let mut st = Settlement::default();
-        for win in &hand.wins {
-            let scored = self
-                .judge(hand, win)
-                .map_err(|reason| SettleError::NotAWin {
-                    seat: win.seat,
-                    hand: describe(&hand.seats[win.seat]),
-                    tile: win.tile,
-                    reason,
-                })?;
-            let mut items = scored.items;
-            let mut total = scored.total;
-            if three_on_a_discard {
-                let raised = total.max(FLOOR_FAN.min(self.fan_cap));
-                items.push(fan::item("一炮三响", raised - total, 1));
-                total = raised;
-            }
-            self.pay(hand, win, total, &mut st);
-            st.fans.push(WinnerFans {
-                seat: win.seat,
-                items,
-                total,
-            });
+        if three_on_a_discard {
+            let raised = total.max(FLOOR_FAN.min(self.fan_cap));
+            items.push(fan::item("一炮三响", raised - total, 1));
+            total = raised;
         }
-        Ok(st)
+        self.pay(hand, win, total, st);
+        Ok(WinScore {
+            items,
+            value: total,
+        })
     }
     fn next_hand(&self, state: &TableState, result: &HandResult) -> NextHand {
         // 连庄 after the dealer's own win (among several too) or a drawn hand.

@@ -37,9 +37,7 @@ use crate::ruleset::{
     HandResult, NextHand, OptionError, RawOptions, Rules, RulesetId, WinCheck, WinScore,
 };
 use crate::seat::Seat;
-use crate::settle::{
-    FanItem, FinishedHand, PaidFor, SeatHand, SettleError, Settlement, Win, WinnerFans, describe,
-};
+use crate::settle::{FanItem, FinishedHand, PaidFor, SeatHand, Settlement, Win};
 use crate::table::TableState;
 use crate::wall::TileSetKind;
 
@@ -154,21 +152,15 @@ impl Rules for Guobiao {
         self.score_win(check.hand, check.win, check.dealer, check.round_wind)
     }
 
-    fn settle_checked(&self, hand: &FinishedHand) -> Result<Settlement, SettleError> {
-        let mut st = Settlement::default();
+    fn settle_win(
+        &self,
+        hand: &FinishedHand,
+        _index: usize,
+        win: &Win,
+        st: &mut Settlement,
+    ) -> Result<WinScore, String> {
         // The referee lets through at most one win: Guobiao plays head bump.
-        let Some(win) = hand.wins.first() else {
-            return Ok(st);
-        };
-        let sh = &hand.seats[win.seat];
-        let scored = self
-            .score_win(sh, win, hand.dealer, hand.round_wind)
-            .map_err(|reason| SettleError::NotAWin {
-                seat: win.seat,
-                hand: describe(sh),
-                tile: win.tile,
-                reason,
-            })?;
+        let scored = self.score_win(&hand.seats[win.seat], win, hand.dealer, hand.round_wind)?;
         for payer in hand.seats_in_play().filter(|&s| s != win.seat) {
             let amount = match win.from {
                 Some(from) if from == payer => BASE + scored.value,
@@ -177,12 +169,7 @@ impl Rules for Guobiao {
             };
             st.pay(PaidFor::Win, payer, win.seat, amount);
         }
-        st.fans.push(WinnerFans {
-            seat: win.seat,
-            items: scored.items,
-            total: scored.value,
-        });
-        Ok(st)
+        Ok(scored)
     }
 
     fn next_hand(&self, state: &TableState, _result: &HandResult) -> NextHand {

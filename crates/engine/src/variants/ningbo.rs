@@ -68,7 +68,7 @@ use crate::ruleset::{
     HandResult, NextHand, OptionError, OptionSpec, OptionValue, RawOptions, Rules, RulesetId,
     WinCheck, WinScore, reject_unknown,
 };
-use crate::settle::{FinishedHand, SettleError, Settlement, Win, WinnerFans, describe};
+use crate::settle::{FinishedHand, Settlement, Win};
 use crate::shape::Forms;
 use crate::table::TableState;
 use crate::tile::Tile;
@@ -193,15 +193,9 @@ impl Ningbo {
     }
 
     /// Scores one win of a finished hand.
-    fn judge(&self, hand: &FinishedHand, win: &Win) -> Result<fan::Scored, SettleError> {
-        let sh = &hand.seats[win.seat];
+    fn judge(&self, hand: &FinishedHand, win: &Win) -> Result<fan::Scored, String> {
         let ctx = self.context(hand.dealer, hand.round_wind, hand.wild);
-        fan::score(&ctx, sh, win).map_err(|reason| SettleError::NotAWin {
-            seat: win.seat,
-            hand: describe(sh),
-            tile: win.tile,
-            reason,
-        })
+        fan::score(&ctx, &hand.seats[win.seat], win)
     }
 }
 
@@ -238,18 +232,19 @@ impl Rules for Ningbo {
     fn payment_for(&self, value: i64) -> i64 {
         value * self.base
     }
-    fn settle_checked(&self, hand: &FinishedHand) -> Result<Settlement, SettleError> {
-        let mut st = Settlement::default();
-        for win in &hand.wins {
-            let scored = self.judge(hand, win)?;
-            pay::pay(hand, win, scored.total * self.base, &mut st);
-            st.fans.push(WinnerFans {
-                seat: win.seat,
-                items: scored.items,
-                total: scored.total,
-            });
-        }
-        Ok(st)
+    fn settle_win(
+        &self,
+        hand: &FinishedHand,
+        _index: usize,
+        win: &Win,
+        st: &mut Settlement,
+    ) -> Result<WinScore, String> {
+        let scored = self.judge(hand, win)?;
+        pay::pay(hand, win, scored.total * self.base, st);
+        Ok(WinScore {
+            items: scored.items,
+            value: scored.total,
+        })
     }
     fn next_hand(&self, state: &TableState, result: &HandResult) -> NextHand {
         // 连庄 after the dealer's own win or a drawn hand (黄牌算连庄).

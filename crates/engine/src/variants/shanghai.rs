@@ -26,7 +26,8 @@ use crate::ruleset::{
     HandResult, MissedWin, NextHand, OptionError, OptionSpec, OptionValue, RawOptions, Rules,
     RulesetId, WinCheck, WinScore, completes_shape, reject_unknown,
 };
-use crate::settle::{FinishedHand, SeatHand, SettleError, Settlement, WinnerFans, describe};
+use crate::settle::Win;
+use crate::settle::{FinishedHand, SeatHand, Settlement};
 use crate::shape::Forms;
 use crate::table::TableState;
 use crate::tile::Tile;
@@ -116,26 +117,21 @@ impl Rules for Shanghai {
     fn payment_for(&self, value: i64) -> i64 {
         value
     }
-    fn settle_checked(&self, hand: &FinishedHand) -> Result<Settlement, SettleError> {
-        let mut st = Settlement::default();
-        for win in &hand.wins {
-            let sh = &hand.seats[win.seat];
-            let scored = self.score(sh, win).map_err(|reason| SettleError::NotAWin {
-                seat: win.seat,
-                hand: describe(sh),
-                tile: win.tile,
-                reason,
-            })?;
-            let (share, mut items) = self.multiplied(hand, &scored);
-            self.pay(hand, win, share, &mut st);
-            items.extend(scored.items);
-            st.fans.push(WinnerFans {
-                seat: win.seat,
-                items,
-                total: share,
-            });
-        }
-        Ok(st)
+    fn settle_win(
+        &self,
+        hand: &FinishedHand,
+        _index: usize,
+        win: &Win,
+        st: &mut Settlement,
+    ) -> Result<WinScore, String> {
+        let scored = self.score(&hand.seats[win.seat], win)?;
+        let (share, mut items) = self.multiplied(hand, &scored);
+        self.pay(hand, win, share, st);
+        items.extend(scored.items);
+        Ok(WinScore {
+            items,
+            value: share,
+        })
     }
     fn next_hand(&self, state: &TableState, result: &HandResult) -> NextHand {
         let dealer = match result.wins.as_slice() {

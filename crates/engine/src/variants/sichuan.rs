@@ -50,7 +50,8 @@ use crate::ruleset::{
     reject_unknown,
 };
 use crate::seat::SeatSet;
-use crate::settle::{FinishedHand, SettleError, Settlement, WinnerFans, describe};
+use crate::settle::Win;
+use crate::settle::{FinishedHand, Settlement};
 use crate::shape::Forms;
 use crate::table::TableState;
 use crate::wall::{ReplacementEnd, TileSetKind};
@@ -190,44 +191,36 @@ impl Rules for Sichuan {
         self.score_win(check.hand, check.win, check.dealer)
     }
 
-    fn settle_checked(&self, hand: &FinishedHand) -> Result<Settlement, SettleError> {
-        let mut st = Settlement::default();
-        for (i, win) in hand.wins.iter().enumerate() {
-            let sh = &hand.seats[win.seat];
-            let score =
-                self.score_win(sh, win, hand.dealer)
-                    .map_err(|reason| SettleError::NotAWin {
-                        seat: win.seat,
-                        hand: describe(sh),
-                        tile: win.tile,
-                        reason,
-                    })?;
-            self.pay_win(hand, i, win, score.value, &mut st);
-            st.fans.push(WinnerFans {
-                seat: win.seat,
-                items: score.items,
-                total: score.value,
-            });
-        }
+    fn settle_win(
+        &self,
+        hand: &FinishedHand,
+        index: usize,
+        win: &Win,
+        st: &mut Settlement,
+    ) -> Result<WinScore, String> {
+        let score = self.score_win(&hand.seats[win.seat], win, hand.dealer)?;
+        self.pay_win(hand, index, win, score.value, st);
+        Ok(score)
+    }
+    fn settle_after_wins(&self, hand: &FinishedHand, st: &mut Settlement) {
         let ended_by_wall = match self.preset {
             Preset::Standard => hand.wins.is_empty(),
             _ => hand.still_in().len() > 1,
         };
         let refunds = if self.is_xuezhan() && ended_by_wall {
-            self.check_ready_at_wall(hand, &mut st)
+            self.check_ready_at_wall(hand, st)
         } else {
             if self.preset == Preset::Standard && ended_by_wall {
-                self.check_ready_standard(hand, &mut st);
+                self.check_ready_standard(hand, st);
             }
             SeatSet::EMPTY
         };
         if self.is_xuezhan() && self.kong_money {
-            self.pay_kongs(hand, refunds, &mut st);
+            self.pay_kongs(hand, refunds, st);
         }
         if self.preset == Preset::Xuezhan9 {
-            self.apply_streaks(hand, &mut st);
+            self.apply_streaks(hand, st);
         }
-        Ok(st)
     }
 
     fn next_hand(&self, state: &TableState, result: &HandResult) -> NextHand {

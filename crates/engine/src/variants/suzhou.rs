@@ -39,9 +39,7 @@ use crate::ruleset::{
     HandResult, NextHand, OptionError, OptionSpec, OptionValue, RawOptions, Rules, RulesetId,
     WinCheck, WinScore, reject_unknown,
 };
-use crate::settle::{
-    FanItem, FinishedHand, PaidFor, SeatHand, SettleError, Settlement, Win, WinnerFans, describe,
-};
+use crate::settle::{FanItem, FinishedHand, PaidFor, SeatHand, Settlement, Win};
 use crate::shape::{Forms, Set, decompositions, is_complete};
 use crate::table::TableState;
 use crate::wall::TileSetKind;
@@ -212,24 +210,19 @@ impl Rules for Suzhou {
     fn payment_for(&self, value: i64) -> i64 {
         value * self.base
     }
-    fn settle_checked(&self, hand: &FinishedHand) -> Result<Settlement, SettleError> {
-        let mut st = Settlement::default();
-        for win in &hand.wins {
-            let sh = &hand.seats[win.seat];
-            let scored = score(sh, win).map_err(|reason| SettleError::NotAWin {
-                seat: win.seat,
-                hand: describe(sh),
-                tile: win.tile,
-                reason,
-            })?;
-            self.pay(hand, win, scored.total, &mut st);
-            st.fans.push(WinnerFans {
-                seat: win.seat,
-                items: scored.items,
-                total: scored.total,
-            });
-        }
-        Ok(st)
+    fn settle_win(
+        &self,
+        hand: &FinishedHand,
+        _index: usize,
+        win: &Win,
+        st: &mut Settlement,
+    ) -> Result<WinScore, String> {
+        let scored = score(&hand.seats[win.seat], win)?;
+        self.pay(hand, win, scored.total, st);
+        Ok(WinScore {
+            items: scored.items,
+            value: scored.total,
+        })
     }
     fn next_hand(&self, state: &TableState, result: &HandResult) -> NextHand {
         super::rotation::keep_or_pass(state, result)

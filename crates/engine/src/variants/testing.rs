@@ -3,7 +3,8 @@
 
 use crate::ruleset::{AfterWin, DiscardWins, Flow, Reserve};
 use crate::ruleset::{HandResult, NextHand, Rules, RulesetId, WinCheck, WinScore};
-use crate::settle::{FanItem, FinishedHand, PaidFor, SettleError, Settlement, describe};
+use crate::settle::Win;
+use crate::settle::{FanItem, FinishedHand, PaidFor, Settlement};
 use crate::shape::Forms;
 use crate::table::TableState;
 use crate::wall::TileSetKind;
@@ -85,28 +86,29 @@ impl Rules for Plain {
             value: 1,
         })
     }
-    fn settle_checked(&self, hand: &FinishedHand) -> Result<Settlement, SettleError> {
-        let mut st = Settlement::default();
-        for w in &hand.wins {
-            let sh = &hand.seats[w.seat];
-            if !self.could_win(sh, w.tile, hand.wild) {
-                return Err(SettleError::NotAWin {
-                    seat: w.seat,
-                    hand: describe(sh),
-                    tile: w.tile,
-                    reason: "not complete".into(),
-                });
-            }
-            match w.from {
-                Some(f) => st.pay(PaidFor::Win, f, w.seat, 1),
-                None => {
-                    for s in hand.seats_in_play().filter(|&s| s != w.seat) {
-                        st.pay(PaidFor::Win, s, w.seat, 1);
-                    }
+    fn settle_win(
+        &self,
+        hand: &FinishedHand,
+        _index: usize,
+        win: &Win,
+        st: &mut Settlement,
+    ) -> Result<WinScore, String> {
+        let sh = &hand.seats[win.seat];
+        if !self.could_win(sh, win.tile, hand.wild) {
+            return Err("not complete".into());
+        }
+        match win.from {
+            Some(f) => st.pay(PaidFor::Win, f, win.seat, 1),
+            None => {
+                for s in hand.seats_in_play().filter(|&s| s != win.seat) {
+                    st.pay(PaidFor::Win, s, win.seat, 1);
                 }
             }
         }
-        Ok(st)
+        Ok(WinScore {
+            items: Vec::new(),
+            value: 1,
+        })
     }
     fn next_hand(&self, state: &TableState, result: &HandResult) -> NextHand {
         NextHand {
@@ -138,10 +140,8 @@ pub(crate) fn settlement(hand: serde_json::Value) -> Settlement {
 pub(crate) fn score_past_the_referee(hand: serde_json::Value) -> serde_json::Value {
     let input: crate::format::SettleInput = serde_json::from_value(hand).expect("test hand parses");
     let (ruleset, finished) = input.to_hand().expect("the hand reads");
-    let st = ruleset
-        .rules()
-        .settle_checked(&finished)
-        .expect("the family scores it");
+    let st =
+        crate::ruleset::settle_checked(ruleset.rules(), &finished).expect("the family scores it");
     let out = crate::format::SettleOutput::settled(input.id.clone(), finished.players, &st);
     serde_json::to_value(out).expect("serializes")
 }

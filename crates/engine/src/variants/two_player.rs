@@ -68,7 +68,8 @@ use crate::ruleset::{
     HandResult, NextHand, OptionError, OptionSpec, OptionValue, RawOptions, Rules, RulesetId,
     WinCheck, WinScore, reject_unknown,
 };
-use crate::settle::{FinishedHand, PaidFor, SettleError, Settlement, WinnerFans, describe};
+use crate::settle::Win;
+use crate::settle::{FinishedHand, PaidFor, Settlement};
 use crate::shape::Forms;
 use crate::table::TableState;
 use crate::wall::TileSetKind;
@@ -171,36 +172,31 @@ impl Rules for TwoPlayer {
     fn payment_for(&self, value: i64) -> i64 {
         value.min(CAP) * self.base
     }
-    fn settle_checked(&self, hand: &FinishedHand) -> Result<Settlement, SettleError> {
-        let mut st = Settlement::default();
-        for win in &hand.wins {
-            let sh = &hand.seats[win.seat];
-            let cx = fan::Context {
-                dealer: win.seat == hand.dealer,
-                from_dealer: win.from == Some(hand.dealer),
-                bonus: &hand.bonus,
-            };
-            let scored = fan::score(sh, win, &cx).map_err(|reason| SettleError::NotAWin {
-                seat: win.seat,
-                hand: describe(sh),
-                tile: win.tile,
-                reason,
-            })?;
-            if let Some(loser) = hand.seats_in_play().find(|&s| s != win.seat) {
-                st.pay(
-                    PaidFor::Win,
-                    loser,
-                    win.seat,
-                    self.payment_for(scored.total),
-                );
-            }
-            st.fans.push(WinnerFans {
-                seat: win.seat,
-                items: scored.items,
-                total: scored.total,
-            });
+    fn settle_win(
+        &self,
+        hand: &FinishedHand,
+        _index: usize,
+        win: &Win,
+        st: &mut Settlement,
+    ) -> Result<WinScore, String> {
+        let cx = fan::Context {
+            dealer: win.seat == hand.dealer,
+            from_dealer: win.from == Some(hand.dealer),
+            bonus: &hand.bonus,
+        };
+        let scored = fan::score(&hand.seats[win.seat], win, &cx)?;
+        if let Some(loser) = hand.seats_in_play().find(|&s| s != win.seat) {
+            st.pay(
+                PaidFor::Win,
+                loser,
+                win.seat,
+                self.payment_for(scored.total),
+            );
         }
-        Ok(st)
+        Ok(WinScore {
+            items: scored.items,
+            value: scored.total,
+        })
     }
     fn next_hand(&self, state: &TableState, result: &HandResult) -> NextHand {
         // The winner deals next; a drawn hand keeps the dealer.

@@ -5,7 +5,7 @@
 //! family only through its [`Rules`] hooks (tile set, chows, 一炮多响, 血战, wilds, 定缺, robbing a
 //! concealed kong, 报听…), so a new family gets them all by answering its hooks. Every hand
 //! finished in play passes them (the engine's `referee` property test); the family's scoring
-//! ([`Rules::settle_checked`]) runs only after them, through [`crate::ruleset::Ruleset::settle`].
+//! ([`crate::ruleset::settle_checked`]) runs only after them, through [`crate::ruleset::Ruleset::settle`].
 //!
 //! What is checked, in order (the first problem is the answer):
 //! 1. the table: seat count, dice 1–6, a wild kind exactly where the family turns one up, bonus
