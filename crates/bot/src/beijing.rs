@@ -29,7 +29,7 @@
 use engine::shape::Forms;
 use engine::view::{MeldView, SeatView};
 use engine::wall::SeededRng;
-use engine::{Action, RulesetId, Seat, Tile};
+use engine::{Action, Seat, Tile};
 
 use crate::basic::{
     best_after_claim, common_choice, discard_tiles, fallback, pick_lowest, run, without,
@@ -45,14 +45,6 @@ pub(crate) const OTHERS_WIN_PER_ROUND: f64 = 0.12;
 /// What another seat's win costs this seat, in fan (a self-draw costs its hand fan, a win on
 /// another seat's discard nothing; 1 is about the mean).
 pub(crate) const OTHERS_WIN_COST_FAN: i64 = 1;
-
-/// Whether the view is of a Beijing preset.
-pub(crate) fn applies(view: &SeatView) -> bool {
-    matches!(
-        view.ruleset.id(),
-        RulesetId::Beijing | RulesetId::Beijing2020
-    )
-}
 
 /// One decision.
 pub(crate) fn decide(view: &SeatView, legal: &[Action], rng: &mut SeededRng) -> Action {
@@ -231,6 +223,7 @@ mod tests {
 
     use super::*;
     use crate::testkit::t;
+    use engine::RulesetId;
 
     /// South's view of a `beijing` hand (惠牌 南, shown by 东) in a claim window: `concealed`
     /// in hand, `offered` just discarded by seat `from` (East deals), `wall` live tiles left.

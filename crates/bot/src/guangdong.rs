@@ -24,21 +24,16 @@
 //! 0). Weighing a self-draw's payment three times a discard's changed nothing (a self-draw is
 //! always one fan more, twice the payment).
 
-use engine::ruleset::OptionValue;
+use engine::variants::guangdong;
 use engine::view::SeatView;
 use engine::wall::SeededRng;
-use engine::{Action, RulesetId, Tile};
+use engine::{Action, Tile};
 
 use crate::fan_plan::{self, Scheme, Shape, Target, suit_mask};
 use crate::shanghai::{ALL, HONORS};
 
 /// One fan: a doubling of the payment.
 const FAN: i32 = 100;
-
-/// Whether `view` is of the Guangdong preset.
-pub(crate) fn applies(view: &SeatView) -> bool {
-    view.ruleset.id() == RulesetId::Guangdong
-}
 
 /// The strong policy's decision in a Guangdong hand.
 pub(crate) fn decide(view: &SeatView, legal: &[Action], rng: &mut SeededRng) -> Action {
@@ -47,11 +42,7 @@ pub(crate) fn decide(view: &SeatView, legal: &[Action], rng: &mut SeededRng) -> 
 
 /// What a Guangdong win is worth from this seat, with the room's 起胡 and 爆胡.
 fn scheme(view: &SeatView) -> Scheme {
-    let options = view.ruleset.options();
-    let option = |name: &str, default: i64| match options.get(name) {
-        Some(OptionValue::Int(n)) => *n,
-        _ => default,
-    };
+    let options = view.ruleset.values();
     let fan = |n: i64| i32::try_from(n).unwrap_or(i32::MAX / 2 / FAN) * FAN;
     let seat_wind = view.seat.wind(view.dealer, 4).tile();
     let prevalent = view.round_wind.tile();
@@ -82,9 +73,9 @@ fn scheme(view: &SeatView) -> Scheme {
         concealed: FAN,
         self_draw: FAN,
         honor_worth,
-        min: fan(option("min_fan", 0)),
-        cap: fan(option("fan_cap", 6)),
-        unit: option("base", 1),
+        min: fan(guangdong::MIN_FAN.int_in(options)),
+        cap: fan(guangdong::FAN_CAP.int_in(options)),
+        unit: guangdong::BASE.int_in(options),
     }
 }
 
@@ -94,6 +85,8 @@ mod tests {
 
     use super::*;
     use crate::testkit::{counts, t};
+    use engine::RulesetId;
+    use engine::ruleset::OptionValue;
 
     /// South's view early in a hand of a room with 起胡 `min_fan` (see
     /// [`crate::testkit::view`]).

@@ -29,7 +29,7 @@
 use engine::shape::{self, Forms};
 use engine::view::SeatView;
 use engine::wall::SeededRng;
-use engine::{Action, Meld, MeldKind, RulesetId, Suit, Tile, TileCounts};
+use engine::{Action, Meld, MeldKind, Suit, Tile, TileCounts};
 
 use crate::basic::{discard_tiles, fallback, run};
 use crate::efficiency::{Candidate, Seen, own_melds, wait_value_with};
@@ -44,14 +44,6 @@ const OUT_OF_REACH: i8 = 20;
 const ALL: u64 = (1 << 34) - 1;
 /// The honor kinds.
 const HONORS: u64 = 0x7F << 27;
-
-/// Whether `view` is of a Guobiao preset.
-pub(crate) fn applies(view: &SeatView) -> bool {
-    matches!(
-        view.ruleset.id(),
-        RulesetId::Guobiao | RulesetId::GuobiaoHouse
-    )
-}
 
 /// The strong policy's decision in a Guobiao hand.
 pub(crate) fn decide(view: &SeatView, legal: &[Action], rng: &mut SeededRng) -> Action {

@@ -23,7 +23,7 @@
 use engine::settle::{PlacedMeld, SeatHand};
 use engine::view::SeatView;
 use engine::wall::SeededRng;
-use engine::{Action, Meld, MeldKind, RulesetId, Seat, SeatSet, Suit, Tile, TileCounts};
+use engine::{Action, Meld, MeldKind, Seat, SeatSet, Suit, Tile, TileCounts};
 
 use crate::basic::{discard_tiles, fallback};
 use crate::efficiency::{Candidate, Goal, Seen, WinTable, own_melds, win_payment};
@@ -36,11 +36,6 @@ const MIN_TAI: i32 = engine::variants::ningbo::MIN_TAI as i32;
 const SELF_DRAW_SHARES: i64 = 3;
 /// Shares a discard win brings (two from the discarder).
 const DISCARD_SHARES: i64 = 2;
-
-/// Whether `view` is of the Ningbo preset.
-pub(crate) fn applies(view: &SeatView) -> bool {
-    view.ruleset.id() == RulesetId::Ningbo
-}
 
 /// The strong policy's decision in a Ningbo hand.
 pub(crate) fn decide(view: &SeatView, legal: &[Action], rng: &mut SeededRng) -> Action {

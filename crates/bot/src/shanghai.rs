@@ -38,11 +38,11 @@
 //! all (−0.7), useful tiles weighted by the value of the target they serve, a smaller penalty
 //! late in the wall, no penalty once three melds are down, and a race read from discards too.
 
-use engine::ruleset::OptionValue;
 use engine::shape::{self, Forms};
+use engine::variants::shanghai;
 use engine::view::{MeldView, SeatView};
 use engine::wall::SeededRng;
-use engine::{Action, KongKind, Meld, MeldKind, RulesetId, Tile, TileCounts};
+use engine::{Action, KongKind, Meld, MeldKind, Tile, TileCounts};
 
 use crate::basic::{discard_tiles, fallback};
 use crate::efficiency::{Candidate, Seen, own_melds, wait_value_with};
@@ -60,11 +60,6 @@ pub(crate) const HONORS: u64 = 0x7F << 27;
 const LOW_SHARE_STEPS: i8 = 2;
 /// The same once another seat shows such melds: it may win first, so speed is worth more.
 const LOW_SHARE_STEPS_IN_A_RACE: i8 = 1;
-
-/// Whether `view` is of the Shanghai preset.
-pub(crate) fn applies(view: &SeatView) -> bool {
-    view.ruleset.id() == RulesetId::Shanghai
-}
 
 /// The strong policy's decision in a Shanghai hand.
 pub(crate) fn decide(view: &SeatView, legal: &[Action], rng: &mut SeededRng) -> Action {
@@ -171,21 +166,18 @@ struct Planner<'a> {
 
 impl<'a> Planner<'a> {
     fn new(view: &'a SeatView) -> Planner<'a> {
-        let options = view.ruleset.options();
-        let option = |name: &str, default: i64| match options.get(name) {
-            Some(OptionValue::Int(n)) => *n,
-            _ => default,
-        };
+        let options = view.ruleset.values();
         let flowers = view
             .seats
             .get(view.seat.index())
             .map_or(0, |s| s.flowers.len() as i64);
-        let low_share = option("base", 2) + option("hua", 1) * (flowers + known_hua(view));
+        let low_share = shanghai::BASE.int_in(options)
+            + shanghai::HUA.int_in(options) * (flowers + known_hua(view));
         Planner {
             view,
             seen: Seen::of(view),
             targets: targets(),
-            low_steps: if low_share >= option("lezi", 10) {
+            low_steps: if low_share >= shanghai::LEZI.int_in(options) {
                 0
             } else if racing(view) {
                 LOW_SHARE_STEPS_IN_A_RACE
@@ -399,6 +391,7 @@ mod tests {
 
     use super::*;
     use crate::testkit::{counts, t};
+    use engine::RulesetId;
 
     /// South's view early in a Shanghai hand (see [`crate::testkit::view`]).
     fn view(concealed: &str, offered: Option<&str>, claims: &[Action]) -> SeatView {

@@ -45,7 +45,7 @@
 
 use engine::view::{PublicSeat, SeatView};
 use engine::wall::{SeededRng, TileSetKind};
-use engine::{Action, Seat, Suit, Tile};
+use engine::{Action, RulesetId, Seat, Suit, Tile};
 
 use crate::Policy;
 use crate::basic::{common_choice, discard_tiles, fallback, pick_lowest};
@@ -70,57 +70,52 @@ impl Policy for Strong {
         if let Some(a) = swap::decide(view, legal, swap::Keep::ConnectedAndBonus) {
             return a;
         }
-        if guobiao::applies(view) {
-            return guobiao::decide(view, legal, rng);
-        }
-        if shanghai::applies(view) {
-            return shanghai::decide(view, legal, rng);
-        }
-        if beijing::applies(view) {
-            return beijing::decide(view, legal, rng);
-        }
-        if wuhu::applies(view) {
-            return wuhu::decide(view, legal, rng);
-        }
-        if suzhou::applies(view) {
-            return suzhou::decide(view, legal, rng);
-        }
-        if ningbo::applies(view) {
-            return ningbo::decide(view, legal, rng);
-        }
-        if guangdong::applies(view) {
-            return guangdong::decide(view, legal, rng);
-        }
-        if two_player::applies(view) {
-            return two_player::decide(view, legal, rng);
-        }
-        let plain = Goal::plain(view);
-        let flush = if view.ruleset.rules().flow().plays_on_after_win() {
-            flush_goal(view, &plain)
-        } else {
-            None
-        };
-        let goal = flush.unwrap_or(plain);
-        if let Some(a) = common_choice(view, legal, &goal, true) {
-            return a;
-        }
-        let discards = discard_tiles(legal);
-        let seen = Seen::of(view);
-        let mut scored = candidates(view, &discards, &goal, Some(&seen));
-        if flush.is_some() {
-            let plain_scored = candidates(view, &discards, &plain, Some(&seen));
-            let plain_best = plain_scored.iter().map(|c| c.shanten).min();
-            let flush_best = scored.iter().map(|c| c.shanten).min();
-            if let (Some(p), Some(f)) = (plain_best, flush_best)
-                && f > p + FLUSH_SLACK
-            {
-                scored = plain_scored;
+        // Every preset named: a new preset does not compile until it says how it is played.
+        match view.ruleset.id() {
+            RulesetId::Guobiao | RulesetId::GuobiaoHouse => guobiao::decide(view, legal, rng),
+            RulesetId::Shanghai => shanghai::decide(view, legal, rng),
+            RulesetId::Beijing | RulesetId::Beijing2020 => beijing::decide(view, legal, rng),
+            RulesetId::Wuhu => wuhu::decide(view, legal, rng),
+            RulesetId::Suzhou => suzhou::decide(view, legal, rng),
+            RulesetId::Ningbo => ningbo::decide(view, legal, rng),
+            RulesetId::Guangdong => guangdong::decide(view, legal, rng),
+            RulesetId::TwoPlayer => two_player::decide(view, legal, rng),
+            RulesetId::Sichuan | RulesetId::SichuanXuezhan | RulesetId::SichuanXuezhan9 => {
+                efficiency_with_flush(view, legal, rng)
             }
         }
-        look_two_steps(view, &goal, &seen, &mut scored);
-        value_ready_discards(view, &seen, &mut scored);
-        safest_discard(view, &seen, &scored, legal, rng)
     }
+}
+
+/// The Sichuan presets' play: efficiency with defence, going for a flush in 血战 where one is
+/// near (a flush pays there, and nothing else asks for a shape).
+fn efficiency_with_flush(view: &SeatView, legal: &[Action], rng: &mut SeededRng) -> Action {
+    let plain = Goal::plain(view);
+    let flush = if view.ruleset.rules().flow().plays_on_after_win() {
+        flush_goal(view, &plain)
+    } else {
+        None
+    };
+    let goal = flush.unwrap_or(plain);
+    if let Some(a) = common_choice(view, legal, &goal, true) {
+        return a;
+    }
+    let discards = discard_tiles(legal);
+    let seen = Seen::of(view);
+    let mut scored = candidates(view, &discards, &goal, Some(&seen));
+    if flush.is_some() {
+        let plain_scored = candidates(view, &discards, &plain, Some(&seen));
+        let plain_best = plain_scored.iter().map(|c| c.shanten).min();
+        let flush_best = scored.iter().map(|c| c.shanten).min();
+        if let (Some(p), Some(f)) = (plain_best, flush_best)
+            && f > p + FLUSH_SLACK
+        {
+            scored = plain_scored;
+        }
+    }
+    look_two_steps(view, &goal, &seen, &mut scored);
+    value_ready_discards(view, &seen, &mut scored);
+    safest_discard(view, &seen, &scored, legal, rng)
 }
 
 /// The discard of lowest shanten, then most useful tiles; danger from the seats that look ready

@@ -37,7 +37,7 @@
 use engine::shape::Forms;
 use engine::view::SeatView;
 use engine::wall::SeededRng;
-use engine::{Action, RulesetId, Seat, Tile, TileCounts};
+use engine::{Action, Seat, Tile, TileCounts};
 
 use crate::basic::{common_choice, discard_tiles, fallback, without};
 use crate::efficiency::{Goal, Seen, candidates, meld_count, own_melds, wait_value_by};
@@ -56,11 +56,6 @@ pub(crate) const PASS_MIN_WALL: usize = 40;
 /// Declared melds of another seat that make every discard win worth taking (that seat may be
 /// near ready).
 pub(crate) const PASS_MAX_MELDS: usize = 2;
-
-/// Whether `view` is of the Suzhou preset.
-pub(crate) fn applies(view: &SeatView) -> bool {
-    view.ruleset.id() == RulesetId::Suzhou
-}
 
 /// The strong policy's decision in a Suzhou hand.
 pub(crate) fn decide(view: &SeatView, legal: &[Action], rng: &mut SeededRng) -> Action {

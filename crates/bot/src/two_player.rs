@@ -17,16 +17,11 @@
 
 use engine::view::SeatView;
 use engine::wall::SeededRng;
-use engine::{Action, RulesetId, Tile};
+use engine::{Action, Tile};
 
 use crate::basic::{best_after_claim, common_choice, discard_tiles, fallback, run, without};
 use crate::efficiency::{Goal, Seen, candidates, meld_count, wait_value};
 use crate::strong::safest_discard;
-
-/// Whether `view` is of the two-player preset.
-pub(crate) fn applies(view: &SeatView) -> bool {
-    view.ruleset.id() == RulesetId::TwoPlayer
-}
 
 /// The strong policy's decision in a two-player hand.
 pub(crate) fn decide(view: &SeatView, legal: &[Action], rng: &mut SeededRng) -> Action {

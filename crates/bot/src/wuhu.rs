@@ -24,7 +24,7 @@
 use engine::shape::{self, Forms};
 use engine::view::SeatView;
 use engine::wall::SeededRng;
-use engine::{Action, Meld, RulesetId, Suit, Tile, TileCounts};
+use engine::{Action, Meld, Suit, Tile, TileCounts};
 
 use crate::basic::{discard_tiles, fallback, without};
 use crate::efficiency::{Candidate, Seen, own_melds, wait_value_with};
@@ -35,11 +35,6 @@ use crate::strong::safest_discard;
 const NEEDED: i8 = 8;
 /// A figure no hand reaches.
 const OUT_OF_REACH: i8 = 20;
-
-/// Whether `view` is of the Wuhu preset.
-pub(crate) fn applies(view: &SeatView) -> bool {
-    view.ruleset.id() == RulesetId::Wuhu
-}
 
 /// The strong policy's decision in a Wuhu hand.
 pub(crate) fn decide(view: &SeatView, legal: &[Action], rng: &mut SeededRng) -> Action {

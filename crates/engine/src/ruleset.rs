@@ -3,6 +3,7 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -12,15 +13,6 @@ use crate::seat::Seat;
 use crate::settle::{FanItem, FinishedHand, SeatHand, SettleError, Settlement, Win, WinnerFans};
 use crate::shape::Forms;
 use crate::tile::Tile;
-use crate::variants::beijing::Beijing;
-use crate::variants::guangdong::Guangdong;
-use crate::variants::guobiao::Guobiao;
-use crate::variants::ningbo::Ningbo;
-use crate::variants::shanghai::Shanghai;
-use crate::variants::sichuan::Sichuan;
-use crate::variants::suzhou::Suzhou;
-use crate::variants::two_player::TwoPlayer;
-use crate::variants::wuhu::Wuhu;
 
 mod flow;
 mod options;
@@ -29,7 +21,7 @@ pub use flow::{
     AfterClaim, AfterWin, BeforePlay, DiscardWins, Flow, FollowDealer, LastTile, MissedWin,
     Reserve, WallBreak,
 };
-pub use options::{OptionError, OptionKind, OptionSpec, OptionValue, RawOptions, reject_unknown};
+pub use options::{OptionError, OptionKind, OptionSpec, OptionValue, RawOptions, validate};
 
 /// A room's ruleset preset. The string forms are stable: rooms, records and the store keep them.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
@@ -312,24 +304,14 @@ pub struct NextHand {
 }
 
 /// A preset with validated options: what a room plays.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone)]
 pub struct Ruleset {
-    family: Family,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Family {
-    Sichuan(Sichuan),
-    Guobiao(Guobiao),
-    Shanghai(Shanghai),
-    Beijing(Beijing),
-    Guangdong(Guangdong),
-    Suzhou(Suzhou),
-    Wuhu(Wuhu),
-    Ningbo(Ningbo),
-    TwoPlayer(TwoPlayer),
-    #[cfg(test)]
-    Plain(crate::variants::testing::Plain),
+    /// The room's options, validated against `specs`, every one filled in.
+    options: RawOptions,
+    /// The preset's room options.
+    specs: &'static [OptionSpec],
+    /// The family's rules, built from `options`.
+    rules: Arc<dyn Rules>,
 }
 
 impl Ruleset {
@@ -338,20 +320,15 @@ impl Ruleset {
     /// # Errors
     /// [`OptionError`] for an unknown option or a bad value.
     pub fn new(id: RulesetId, raw: &RawOptions) -> Result<Ruleset, OptionError> {
-        let family = match id {
-            RulesetId::Sichuan | RulesetId::SichuanXuezhan | RulesetId::SichuanXuezhan9 => {
-                Family::Sichuan(Sichuan::new(id, raw)?)
-            }
-            RulesetId::Guobiao | RulesetId::GuobiaoHouse => Family::Guobiao(Guobiao::new(id, raw)?),
-            RulesetId::Shanghai => Family::Shanghai(Shanghai::new(raw)?),
-            RulesetId::Beijing | RulesetId::Beijing2020 => Family::Beijing(Beijing::new(id, raw)?),
-            RulesetId::Guangdong => Family::Guangdong(Guangdong::new(raw)?),
-            RulesetId::Suzhou => Family::Suzhou(Suzhou::new(raw)?),
-            RulesetId::Wuhu => Family::Wuhu(Wuhu::new(raw)?),
-            RulesetId::Ningbo => Family::Ningbo(Ningbo::new(raw)?),
-            RulesetId::TwoPlayer => Family::TwoPlayer(TwoPlayer::new(raw)?),
-        };
-        Ok(Ruleset { family })
+        let family = crate::variants::family(id);
+        let specs = (family.options)(id);
+        let options = options::validate(id, specs, raw)?;
+        let rules = (family.build)(id, &options)?;
+        Ok(Ruleset {
+            options,
+            specs,
+            rules,
+        })
     }
 
     /// The preset with default options.
@@ -361,26 +338,16 @@ impl Ruleset {
 
     /// The family's hooks.
     pub fn rules(&self) -> &dyn Rules {
-        match &self.family {
-            Family::Sichuan(s) => s,
-            Family::Guobiao(g) => g,
-            Family::Shanghai(s) => s,
-            Family::Beijing(b) => b,
-            Family::Guangdong(g) => g,
-            Family::Suzhou(s) => s,
-            Family::Wuhu(w) => w,
-            Family::Ningbo(n) => n,
-            Family::TwoPlayer(t) => t,
-            #[cfg(test)]
-            Family::Plain(p) => p,
-        }
+        self.rules.as_ref()
     }
 
     /// The plain test family (flowers, chows, reserve), for the shared flow's own tests.
     #[cfg(test)]
     pub(crate) fn plain(plain: crate::variants::testing::Plain) -> Ruleset {
         Ruleset {
-            family: Family::Plain(plain),
+            options: RawOptions::new(),
+            specs: &[],
+            rules: Arc::new(plain),
         }
     }
 
@@ -407,19 +374,13 @@ impl Ruleset {
 
     /// The options as given back in records (validated values, defaults filled in).
     pub fn options(&self) -> RawOptions {
-        match &self.family {
-            Family::Sichuan(s) => s.options(),
-            Family::Guobiao(_) => RawOptions::new(),
-            Family::Shanghai(s) => s.options(),
-            Family::Beijing(b) => b.options(),
-            Family::Guangdong(g) => g.options(),
-            Family::Suzhou(s) => s.options(),
-            Family::Wuhu(w) => w.options(),
-            Family::Ningbo(n) => n.options(),
-            Family::TwoPlayer(t) => t.options(),
-            #[cfg(test)]
-            Family::Plain(_) => RawOptions::new(),
-        }
+        self.options.clone()
+    }
+
+    /// The validated option values, every option of the preset filled in: read one through
+    /// its spec ([`OptionSpec::int_in`] …) for a typed value.
+    pub fn values(&self) -> &RawOptions {
+        &self.options
     }
 }
 
@@ -463,22 +424,28 @@ impl RulesetId {
     }
 }
 
+/// Rulesets are equal when they play alike: the same preset with the same options (and flow).
+impl PartialEq for Ruleset {
+    fn eq(&self, other: &Ruleset) -> bool {
+        self.id() == other.id() && self.options == other.options && self.flow() == other.flow()
+    }
+}
+
+impl Eq for Ruleset {}
+
+impl fmt::Debug for Ruleset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Ruleset")
+            .field("id", &self.id())
+            .field("options", &self.options)
+            .finish()
+    }
+}
+
 impl Ruleset {
     /// The room options of this preset: what a room's creator may set and the values each
     /// accepts (the same names as [`Ruleset::options`]).
     pub fn option_specs(&self) -> Vec<OptionSpec> {
-        match &self.family {
-            Family::Sichuan(s) => s.option_specs(),
-            Family::Guobiao(_) => Vec::new(),
-            Family::Shanghai(s) => s.option_specs(),
-            Family::Beijing(b) => b.option_specs(),
-            Family::Guangdong(g) => g.option_specs(),
-            Family::Suzhou(s) => s.option_specs(),
-            Family::Wuhu(w) => w.option_specs(),
-            Family::Ningbo(n) => n.option_specs(),
-            Family::TwoPlayer(t) => t.option_specs(),
-            #[cfg(test)]
-            Family::Plain(_) => Vec::new(),
-        }
+        self.specs.to_vec()
     }
 }

@@ -1,5 +1,5 @@
-//! Room options: the values a room's creator sends, how each family lists the options it has
-//! (name, names for players, accepted values) and reads them with the ranges it lists.
+//! Room options: the values a room's creator sends, each preset's options declared once as
+//! data (name, names for players, accepted values, default), and their validation.
 
 use std::collections::BTreeMap;
 
@@ -33,8 +33,8 @@ pub enum OptionError {
         ruleset: RulesetId,
         /// The option given.
         name: String,
-        /// The options it has.
-        known: &'static str,
+        /// The options it has, comma-separated (`none` when it has none).
+        known: String,
     },
     /// A value of the wrong type or out of range.
     #[error("option `{name}`: {problem}")]
@@ -46,132 +46,57 @@ pub enum OptionError {
     },
 }
 
-/// Refuses the first option of `raw` not named in `known` (a comma-separated list, also shown
-/// in the error).
-///
-/// # Errors
-/// [`OptionError::Unknown`] naming the option and the ones `ruleset` has.
-pub fn reject_unknown(
-    raw: &RawOptions,
-    ruleset: RulesetId,
-    known: &'static str,
-) -> Result<(), OptionError> {
-    match raw.keys().find(|k| !known.split(", ").any(|n| n == *k)) {
-        Some(name) => Err(OptionError::Unknown {
-            ruleset,
-            name: name.clone(),
-            known,
-        }),
-        None => Ok(()),
-    }
-}
-
-/// Reads an integer option within `range`.
-///
-/// # Errors
-/// [`OptionError::BadValue`] for a non-integer or out-of-range value.
-fn int_option(
-    raw: &RawOptions,
-    name: &str,
-    default: i64,
-    range: std::ops::RangeInclusive<i64>,
-) -> Result<i64, OptionError> {
-    match raw.get(name) {
-        None => Ok(default),
-        Some(OptionValue::Int(v)) if range.contains(v) => Ok(*v),
-        Some(v) => Err(OptionError::BadValue {
-            name: name.to_owned(),
-            problem: format!(
-                "expected an integer in {}..={}, got {v:?}",
-                range.start(),
-                range.end()
-            ),
-        }),
-    }
-}
-
-/// Reads a boolean option.
-///
-/// # Errors
-/// [`OptionError::BadValue`] for a non-boolean value.
-fn bool_option(raw: &RawOptions, name: &str, default: bool) -> Result<bool, OptionError> {
-    match raw.get(name) {
-        None => Ok(default),
-        Some(OptionValue::Bool(v)) => Ok(*v),
-        Some(v) => Err(OptionError::BadValue {
-            name: name.to_owned(),
-            problem: format!("expected true or false, got {v:?}"),
-        }),
-    }
-}
-
-/// Reads a word option that must be one of `values`.
-///
-/// # Errors
-/// [`OptionError::BadValue`] for a value that is not one of the words.
-fn choice_option(
-    raw: &RawOptions,
-    name: &str,
-    default: &'static str,
-    values: &'static [&'static str],
-) -> Result<&'static str, OptionError> {
-    let bad = |v: &OptionValue| OptionError::BadValue {
-        name: name.to_owned(),
-        problem: format!("expected one of {}, got {v:?}", values.join(", ")),
-    };
-    match raw.get(name) {
-        None => Ok(default),
-        Some(v @ OptionValue::Text(word)) => values
-            .iter()
-            .copied()
-            .find(|w| w == word)
-            .ok_or_else(|| bad(v)),
-        Some(v) => Err(bad(v)),
-    }
-}
-
-/// The values a room option accepts.
+/// What values an option takes, and the one it has when a room does not set it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum OptionKind {
     /// `true` or `false`.
-    Bool,
-    /// An integer from `min` to `max`, both included.
-    Int {
-        /// The smallest value accepted.
-        min: i64,
-        /// The largest value accepted.
-        max: i64,
+    Bool {
+        /// When not given.
+        default: bool,
     },
-    /// One word of a fixed list.
+    /// An integer in `min..=max`.
+    Int {
+        /// The smallest accepted.
+        min: i64,
+        /// The largest accepted.
+        max: i64,
+        /// When not given.
+        default: i64,
+    },
+    /// One word of `values`.
     Choice {
-        /// The words accepted; the first is not necessarily the default.
+        /// The accepted words.
         values: &'static [&'static str],
+        /// When not given.
+        default: &'static str,
     },
 }
 
-/// One room option as a room's creator chooses it: its name, what players call it and the
-/// values it accepts. Each family lists its options next to the code that validates them; a
-/// preset's defaults are the [`Ruleset::options`](super::Ruleset::options) of
-/// [`Ruleset::with_defaults`](super::Ruleset::with_defaults), so they are not written twice.
+/// One room option of a preset, declared once: its name, what players call it, the values it
+/// takes and its default. A family lists its presets' specs; [`validate`] checks a room's
+/// options against them and fills in the defaults, and the family and the bots read the
+/// validated values through the same spec ([`OptionSpec::int_in`] …), so the range shown is
+/// the range enforced and no default is written twice.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct OptionSpec {
-    /// The option's name in [`RawOptions`].
+    /// The name in a room's `options`.
     pub name: &'static str,
     /// What players call it, in Chinese.
     pub name_zh: &'static str,
     /// Its name in English.
     pub name_en: &'static str,
-    /// The values accepted.
+    /// The values it takes and its default.
     pub kind: OptionKind,
 }
 
 impl OptionSpec {
-    /// An integer option accepting `range`.
+    /// An integer option in `range`, `default` when not given.
     pub const fn int(
         name: &'static str,
         name_zh: &'static str,
         name_en: &'static str,
         range: std::ops::RangeInclusive<i64>,
+        default: i64,
     ) -> OptionSpec {
         OptionSpec {
             name,
@@ -180,72 +105,142 @@ impl OptionSpec {
             kind: OptionKind::Int {
                 min: *range.start(),
                 max: *range.end(),
+                default,
             },
         }
     }
 
-    /// A word from `values`.
+    /// A word option among `values`, `default` when not given.
     pub const fn choice(
         name: &'static str,
         name_zh: &'static str,
         name_en: &'static str,
         values: &'static [&'static str],
+        default: &'static str,
     ) -> OptionSpec {
         OptionSpec {
             name,
             name_zh,
             name_en,
-            kind: OptionKind::Choice { values },
+            kind: OptionKind::Choice { values, default },
         }
     }
 
-    /// A switch.
-    pub const fn bool(name: &'static str, name_zh: &'static str, name_en: &'static str) -> Self {
+    /// A switch, `default` when not given.
+    pub const fn bool(
+        name: &'static str,
+        name_zh: &'static str,
+        name_en: &'static str,
+        default: bool,
+    ) -> OptionSpec {
         OptionSpec {
             name,
             name_zh,
             name_en,
-            kind: OptionKind::Bool,
+            kind: OptionKind::Bool { default },
         }
     }
 
-    /// Reads this integer option from `raw` (`default` when absent), within the range the spec
-    /// lists, so the range a room's creator is shown is the one enforced.
-    ///
-    /// # Errors
-    /// [`OptionError::BadValue`] for a non-integer or out-of-range value.
-    pub fn read_int(&self, raw: &RawOptions, default: i64) -> Result<i64, OptionError> {
-        let range = match self.kind {
-            OptionKind::Int { min, max } => min..=max,
-            OptionKind::Bool | OptionKind::Choice { .. } => i64::MIN..=i64::MAX,
-        };
-        int_option(raw, self.name, default, range)
+    /// The value when a room does not set it.
+    pub fn default_value(&self) -> OptionValue {
+        match self.kind {
+            OptionKind::Bool { default } => OptionValue::Bool(default),
+            OptionKind::Int { default, .. } => OptionValue::Int(default),
+            OptionKind::Choice { default, .. } => OptionValue::Text(default.to_owned()),
+        }
     }
 
-    /// Reads this switch from `raw` (`default` when absent).
+    /// The value `raw` gives this option, checked against the spec, or its default.
     ///
     /// # Errors
-    /// [`OptionError::BadValue`] for a non-boolean value.
-    pub fn read_bool(&self, raw: &RawOptions, default: bool) -> Result<bool, OptionError> {
-        bool_option(raw, self.name, default)
+    /// [`OptionError::BadValue`] for a value of the wrong type or outside the spec.
+    fn read(&self, raw: &RawOptions) -> Result<OptionValue, OptionError> {
+        let Some(value) = raw.get(self.name) else {
+            return Ok(self.default_value());
+        };
+        let accepted = match (self.kind, value) {
+            (OptionKind::Bool { .. }, OptionValue::Bool(_)) => true,
+            (OptionKind::Int { min, max, .. }, OptionValue::Int(v)) => (min..=max).contains(v),
+            (OptionKind::Choice { values, .. }, OptionValue::Text(word)) => {
+                values.contains(&word.as_str())
+            }
+            _ => false,
+        };
+        if accepted {
+            return Ok(value.clone());
+        }
+        let expected = match self.kind {
+            OptionKind::Bool { .. } => "true or false".to_owned(),
+            OptionKind::Int { min, max, .. } => format!("an integer in {min}..={max}"),
+            OptionKind::Choice { values, .. } => format!("one of {}", values.join(", ")),
+        };
+        Err(OptionError::BadValue {
+            name: self.name.to_owned(),
+            problem: format!("expected {expected}, got {value:?}"),
+        })
     }
 
-    /// Reads this word option from `raw` (`default` when absent), among the words the spec
-    /// lists.
-    ///
-    /// # Errors
-    /// [`OptionError::BadValue`] for a value that is not one of the words.
-    pub fn read_choice(
-        &self,
-        raw: &RawOptions,
-        default: &'static str,
-    ) -> Result<&'static str, OptionError> {
-        let values = match self.kind {
-            OptionKind::Choice { values } => values,
-            OptionKind::Bool | OptionKind::Int { .. } => &[],
-        };
-        choice_option(raw, self.name, default, values)
+    /// This integer option's value in validated `options` (its default if they lack it).
+    pub fn int_in(&self, options: &RawOptions) -> i64 {
+        match (options.get(self.name), self.kind) {
+            (Some(OptionValue::Int(v)), _) => *v,
+            (_, OptionKind::Int { default, .. }) => default,
+            _ => 0,
+        }
     }
+
+    /// This switch's value in validated `options` (its default if they lack it).
+    pub fn bool_in(&self, options: &RawOptions) -> bool {
+        match (options.get(self.name), self.kind) {
+            (Some(OptionValue::Bool(v)), _) => *v,
+            (_, OptionKind::Bool { default }) => default,
+            _ => false,
+        }
+    }
+
+    /// This word option's value in validated `options`, as the spec's own word (its default if
+    /// they lack it or name another).
+    pub fn word_in(&self, options: &RawOptions) -> &'static str {
+        let OptionKind::Choice { values, default } = self.kind else {
+            return "";
+        };
+        match options.get(self.name) {
+            Some(OptionValue::Text(w)) => {
+                values.iter().copied().find(|v| v == w).unwrap_or(default)
+            }
+            _ => default,
+        }
+    }
+}
+
+/// Checks a room's `raw` options against the preset's `specs`: an option the preset does not
+/// have, or a value the spec does not take, is refused; every option the preset has is filled
+/// in, its default when not given. The result is what the ruleset keeps and records give back.
+///
+/// # Errors
+/// [`OptionError::Unknown`] for the first unknown option, else [`OptionError::BadValue`] for
+/// the first bad value in the specs' order.
+pub fn validate(
+    ruleset: RulesetId,
+    specs: &[OptionSpec],
+    raw: &RawOptions,
+) -> Result<RawOptions, OptionError> {
+    if let Some(name) = raw.keys().find(|k| !specs.iter().any(|s| s.name == *k)) {
+        let known: Vec<&str> = specs.iter().map(|s| s.name).collect();
+        return Err(OptionError::Unknown {
+            ruleset,
+            name: name.clone(),
+            known: if known.is_empty() {
+                "none".to_owned()
+            } else {
+                known.join(", ")
+            },
+        });
+    }
+    specs
+        .iter()
+        .map(|spec| Ok((spec.name.to_owned(), spec.read(raw)?)))
+        .collect()
 }
 
 #[cfg(test)]
@@ -258,7 +253,7 @@ mod tests {
     fn at_end(specs: &[OptionSpec], high: bool, name: &str, value: OptionValue) -> RawOptions {
         let mut raw = RawOptions::new();
         for spec in specs {
-            if let OptionKind::Int { min, max } = spec.kind {
+            if let OptionKind::Int { min, max, .. } = spec.kind {
                 let end = if high { max } else { min };
                 raw.insert(spec.name.to_owned(), OptionValue::Int(end));
             }
@@ -280,19 +275,19 @@ mod tests {
                 };
                 let name = spec.name;
                 match spec.kind {
-                    OptionKind::Int { min, max } => {
+                    OptionKind::Int { min, max, .. } => {
                         assert!(accepts(false, OptionValue::Int(min)), "{id} {name} {min}");
                         assert!(accepts(true, OptionValue::Int(max)), "{id} {name} {max}");
                         assert!(!accepts(false, OptionValue::Int(min - 1)), "{id} {name}");
                         assert!(!accepts(true, OptionValue::Int(max + 1)), "{id} {name}");
                     }
-                    OptionKind::Choice { values } => {
+                    OptionKind::Choice { values, .. } => {
                         for &w in values {
                             assert!(accepts(false, OptionValue::Text(w.into())), "{id} {w}");
                         }
                         assert!(!accepts(false, OptionValue::Text("neither".into())), "{id}");
                     }
-                    OptionKind::Bool => {
+                    OptionKind::Bool { .. } => {
                         assert!(accepts(false, OptionValue::Bool(true)), "{id} {name}");
                         assert!(!accepts(false, OptionValue::Int(1)), "{id} {name}");
                     }

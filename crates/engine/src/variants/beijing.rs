@@ -47,8 +47,8 @@ mod y2020;
 
 use crate::ruleset::{Flow, FollowDealer, LastTile, Reserve};
 use crate::ruleset::{
-    HandResult, NextHand, OptionError, OptionSpec, OptionValue, RawOptions, Rules, RulesetId,
-    WinCheck, WinScore, completes_shape, reject_unknown,
+    HandResult, NextHand, OptionError, OptionSpec, RawOptions, Rules, RulesetId, WinCheck,
+    WinScore, completes_shape,
 };
 use crate::seat::Seat;
 use crate::settle::Win;
@@ -79,14 +79,15 @@ pub struct Beijing {
 }
 
 /// 底分: points per fan (惠牌 rules), or the unit doubled per fan (2020).
-const BASE: OptionSpec = OptionSpec::int("base", "底分", "Base points", 1..=1_000_000);
+pub const BASE: OptionSpec = OptionSpec::int("base", "底分", "Base points", 1..=1_000_000, 1);
 /// 2020: each fan doubles the points (else adds 底分).
-const DOUBLING: OptionSpec = OptionSpec::bool("doubling", "番番翻倍", "Each fan doubles");
+pub const DOUBLING: OptionSpec = OptionSpec::bool("doubling", "番番翻倍", "Each fan doubles", true);
 /// 惠牌 rules: a hand completed by 一条龙 may rob a concealed kong.
-const DRAGON_ROBS: OptionSpec = OptionSpec::bool(
+pub const DRAGON_ROBS: OptionSpec = OptionSpec::bool(
     "dragon_robs_concealed_kong",
     "一条龙抢暗杠",
     "一条龙 may rob a concealed kong",
+    false,
 );
 
 impl Beijing {
@@ -95,13 +96,7 @@ impl Beijing {
     /// # Errors
     /// An unknown option or a value out of range.
     pub fn new(id: RulesetId, raw: &RawOptions) -> Result<Beijing, OptionError> {
-        let known: &'static str = if id == RulesetId::Beijing2020 {
-            "base, doubling"
-        } else {
-            "base, dragon_robs_concealed_kong"
-        };
-        reject_unknown(raw, id, known)?;
-        let dragon_robs = DRAGON_ROBS.read_bool(raw, false)?;
+        let dragon_robs = DRAGON_ROBS.bool_in(raw);
         let wilds = id != RulesetId::Beijing2020;
         Ok(Beijing {
             flow: Flow {
@@ -127,34 +122,10 @@ impl Beijing {
                 )
             },
             id,
-            base: BASE.read_int(raw, 1)?,
-            doubling: DOUBLING.read_bool(raw, true)?,
+            base: BASE.int_in(raw),
+            doubling: DOUBLING.bool_in(raw),
             dragon_robs,
         })
-    }
-
-    /// The validated options, defaults filled in.
-    pub fn options(&self) -> RawOptions {
-        let mut o = RawOptions::new();
-        o.insert("base".into(), OptionValue::Int(self.base));
-        if self.y2020() {
-            o.insert("doubling".into(), OptionValue::Bool(self.doubling));
-        } else {
-            o.insert(
-                "dragon_robs_concealed_kong".into(),
-                OptionValue::Bool(self.dragon_robs),
-            );
-        }
-        o
-    }
-
-    /// The room options [`Beijing::new`] accepts for this preset.
-    pub fn option_specs(&self) -> Vec<OptionSpec> {
-        if self.y2020() {
-            vec![BASE, DOUBLING]
-        } else {
-            vec![BASE, DRAGON_ROBS]
-        }
     }
 
     fn y2020(&self) -> bool {
@@ -309,3 +280,18 @@ impl Rules for Beijing {
 
 #[cfg(test)]
 mod tests;
+
+/// The room options of each preset.
+pub(crate) fn option_specs(id: RulesetId) -> &'static [OptionSpec] {
+    if id == RulesetId::Beijing2020 {
+        &[BASE, DOUBLING]
+    } else {
+        &[BASE, DRAGON_ROBS]
+    }
+}
+
+/// The family as [`super::family`] registers it.
+pub(crate) const FAMILY: super::Family = super::Family {
+    options: option_specs,
+    build: |id, options| Ok(std::sync::Arc::new(Beijing::new(id, options)?)),
+};

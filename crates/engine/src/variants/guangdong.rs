@@ -46,8 +46,8 @@ mod tests;
 
 use crate::ruleset::Flow;
 use crate::ruleset::{
-    HandResult, MissedWin, NextHand, OptionError, OptionSpec, OptionValue, RawOptions, Rules,
-    RulesetId, WinCheck, WinScore, reject_unknown,
+    HandResult, MissedWin, NextHand, OptionError, OptionSpec, RawOptions, Rules, RulesetId,
+    WinCheck, WinScore,
 };
 use crate::seat::Seat;
 use crate::settle::{ExtraLine, FinishedHand, PaidFor, Settlement, Win};
@@ -74,11 +74,12 @@ pub struct Guangdong {
 }
 
 /// 底分.
-const BASE: OptionSpec = OptionSpec::int("base", "底分", "Base points", 1..=1_000_000);
+pub const BASE: OptionSpec = OptionSpec::int("base", "底分", "Base points", 1..=1_000_000, 1);
 /// 爆胡: the fan limit.
-const FAN_CAP: OptionSpec = OptionSpec::int("fan_cap", "爆胡番数", "Fan limit", 3..=13);
+pub const FAN_CAP: OptionSpec = OptionSpec::int("fan_cap", "爆胡番数", "Fan limit", 3..=13, 6);
 /// 起胡: the least fan a win needs.
-const MIN_FAN: OptionSpec = OptionSpec::int("min_fan", "起胡番数", "Minimum fan to win", 0..=13);
+pub const MIN_FAN: OptionSpec =
+    OptionSpec::int("min_fan", "起胡番数", "Minimum fan to win", 0..=13, 0);
 
 impl Guangdong {
     /// Validates options.
@@ -86,8 +87,6 @@ impl Guangdong {
     /// # Errors
     /// An unknown option, a value out of range, or a minimum above the cap.
     pub fn new(raw: &RawOptions) -> Result<Guangdong, OptionError> {
-        const KNOWN: &str = "base, fan_cap, min_fan";
-        reject_unknown(raw, RulesetId::Guangdong, KNOWN)?;
         let g = Guangdong {
             flow: Flow {
                 missed_win: MissedWin::SameKindUntilOwnMove,
@@ -97,9 +96,9 @@ impl Guangdong {
                     Forms::STANDARD.with(Forms::THIRTEEN_ORPHANS),
                 )
             },
-            base: BASE.read_int(raw, 1)?,
-            fan_cap: FAN_CAP.read_int(raw, 6)?,
-            min_fan: MIN_FAN.read_int(raw, 0)?,
+            base: BASE.int_in(raw),
+            fan_cap: FAN_CAP.int_in(raw),
+            min_fan: MIN_FAN.int_in(raw),
         };
         if g.min_fan > g.fan_cap {
             return Err(OptionError::BadValue {
@@ -111,20 +110,6 @@ impl Guangdong {
             });
         }
         Ok(g)
-    }
-
-    /// The validated options, defaults filled in.
-    pub fn options(&self) -> RawOptions {
-        let mut o = RawOptions::new();
-        o.insert(BASE.name.into(), OptionValue::Int(self.base));
-        o.insert(FAN_CAP.name.into(), OptionValue::Int(self.fan_cap));
-        o.insert(MIN_FAN.name.into(), OptionValue::Int(self.min_fan));
-        o
-    }
-
-    /// The room options [`Guangdong::new`] accepts.
-    pub fn option_specs(&self) -> Vec<OptionSpec> {
-        vec![BASE, FAN_CAP, MIN_FAN]
     }
 
     /// Points one payer pays for a win of `fan`: 底分 × 2^fan.
@@ -266,3 +251,14 @@ impl Rules for Guangdong {
         super::rotation::keep_or_pass(state, result)
     }
 }
+
+/// The room options of the preset.
+pub(crate) fn option_specs(_id: RulesetId) -> &'static [OptionSpec] {
+    &[BASE, FAN_CAP, MIN_FAN]
+}
+
+/// The family as [`super::family`] registers it.
+pub(crate) const FAMILY: super::Family = super::Family {
+    options: option_specs,
+    build: |_, options| Ok(std::sync::Arc::new(Guangdong::new(options)?)),
+};

@@ -33,9 +33,7 @@ pub use fan::Fan;
 pub use score::{McrHand, ScoreError, Scored, WinContext, score};
 
 use crate::ruleset::{DiscardWins, Flow};
-use crate::ruleset::{
-    HandResult, NextHand, OptionError, RawOptions, Rules, RulesetId, WinCheck, WinScore,
-};
+use crate::ruleset::{HandResult, NextHand, Rules, RulesetId, WinCheck, WinScore};
 use crate::seat::Seat;
 use crate::settle::{FanItem, FinishedHand, PaidFor, SeatHand, Settlement, Win};
 use crate::table::TableState;
@@ -60,19 +58,9 @@ pub struct Guobiao {
 }
 
 impl Guobiao {
-    /// Validates options: the presets have none.
-    ///
-    /// # Errors
-    /// [`OptionError::Unknown`] for any option.
-    pub fn new(id: RulesetId, raw: &RawOptions) -> Result<Guobiao, OptionError> {
-        if let Some(name) = raw.keys().next() {
-            return Err(OptionError::Unknown {
-                ruleset: id,
-                name: name.clone(),
-                known: "none",
-            });
-        }
-        Ok(Guobiao {
+    /// The preset's rules (it has no room options: [`option_specs`]).
+    pub fn new(id: RulesetId) -> Guobiao {
+        Guobiao {
             flow: Flow {
                 // Head bump: the first winner in turn order after the discarder.
                 discard_wins: DiscardWins::FirstInTurn,
@@ -81,7 +69,7 @@ impl Guobiao {
             },
             id,
             house: id == RulesetId::GuobiaoHouse,
-        })
+        }
     }
 
     /// Scores one win as the family does, minimum checked.
@@ -188,3 +176,14 @@ impl Rules for Guobiao {
 
 #[cfg(test)]
 mod tests;
+
+/// The room options of the presets: none.
+pub(crate) fn option_specs(_id: RulesetId) -> &'static [crate::ruleset::OptionSpec] {
+    &[]
+}
+
+/// The family as [`super::family`] registers it.
+pub(crate) const FAMILY: super::Family = super::Family {
+    options: option_specs,
+    build: |id, _| Ok(std::sync::Arc::new(Guobiao::new(id))),
+};

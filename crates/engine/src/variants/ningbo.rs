@@ -65,8 +65,7 @@ mod tests;
 
 use crate::ruleset::{AfterClaim, DiscardWins, Flow, WallBreak};
 use crate::ruleset::{
-    HandResult, NextHand, OptionError, OptionSpec, OptionValue, RawOptions, Rules, RulesetId,
-    WinCheck, WinScore, reject_unknown,
+    HandResult, NextHand, OptionError, OptionSpec, RawOptions, Rules, RulesetId, WinCheck, WinScore,
 };
 use crate::settle::{FinishedHand, Settlement, Win};
 use crate::shape::Forms;
@@ -93,13 +92,6 @@ impl CaishenRule {
     /// The words of the room option.
     const WORDS: &'static [&'static str] = &["same", "next"];
 
-    fn word(self) -> &'static str {
-        match self {
-            CaishenRule::Same => "same",
-            CaishenRule::Next => "next",
-        }
-    }
-
     /// The 财神 kind an indicator names.
     pub fn wild_for(self, indicator: Tile) -> Tile {
         match self {
@@ -121,13 +113,14 @@ pub struct Ningbo {
 }
 
 /// Points of one 台.
-const BASE: OptionSpec = OptionSpec::int("base", "底分", "Points per tai", 1..=1_000_000);
+pub const BASE: OptionSpec = OptionSpec::int("base", "底分", "Points per tai", 1..=1_000_000, 1);
 /// How the 财神 kind follows from the turned tile.
-const CAISHEN_RULE: OptionSpec = OptionSpec::choice(
+pub const CAISHEN_RULE: OptionSpec = OptionSpec::choice(
     "caishen_rule",
     "财神",
     "Wild: the turned kind (same) or the next (next)",
     CaishenRule::WORDS,
+    "same",
 );
 
 impl Ningbo {
@@ -136,9 +129,7 @@ impl Ningbo {
     /// # Errors
     /// An unknown option, a base out of range, or a `caishen_rule` other than `same` / `next`.
     pub fn new(raw: &RawOptions) -> Result<Ningbo, OptionError> {
-        const KNOWN: &str = "base, caishen_rule";
-        reject_unknown(raw, RulesetId::Ningbo, KNOWN)?;
-        let caishen = match CAISHEN_RULE.read_choice(raw, "same")? {
+        let caishen = match CAISHEN_RULE.word_in(raw) {
             "next" => CaishenRule::Next,
             _ => CaishenRule::Same,
         };
@@ -153,25 +144,9 @@ impl Ningbo {
                 },
                 ..Flow::four_seats(TileSetKind::Flowers144, Forms::STANDARD)
             },
-            base: BASE.read_int(raw, 1)?,
+            base: BASE.int_in(raw),
             caishen,
         })
-    }
-
-    /// The validated options, defaults filled in.
-    pub fn options(&self) -> RawOptions {
-        let mut o = RawOptions::new();
-        o.insert(BASE.name.into(), OptionValue::Int(self.base));
-        o.insert(
-            CAISHEN_RULE.name.into(),
-            OptionValue::Text(self.caishen.word().into()),
-        );
-        o
-    }
-
-    /// The room options [`Ningbo::new`] accepts.
-    pub fn option_specs(&self) -> Vec<OptionSpec> {
-        vec![BASE, CAISHEN_RULE]
     }
 
     /// The rule turning the indicator into the 财神.
@@ -251,3 +226,14 @@ impl Rules for Ningbo {
         super::rotation::keep_or_pass(state, result)
     }
 }
+
+/// The room options of the preset.
+pub(crate) fn option_specs(_id: RulesetId) -> &'static [OptionSpec] {
+    &[BASE, CAISHEN_RULE]
+}
+
+/// The family as [`super::family`] registers it.
+pub(crate) const FAMILY: super::Family = super::Family {
+    options: option_specs,
+    build: |_, options| Ok(std::sync::Arc::new(Ningbo::new(options)?)),
+};

@@ -23,8 +23,8 @@ mod share;
 
 use crate::ruleset::Flow;
 use crate::ruleset::{
-    HandResult, MissedWin, NextHand, OptionError, OptionSpec, OptionValue, RawOptions, Rules,
-    RulesetId, WinCheck, WinScore, completes_shape, reject_unknown,
+    HandResult, MissedWin, NextHand, OptionError, OptionSpec, RawOptions, Rules, RulesetId,
+    WinCheck, WinScore, completes_shape,
 };
 use crate::settle::Win;
 use crate::settle::{FinishedHand, SeatHand, Settlement};
@@ -52,11 +52,11 @@ pub struct Shanghai {
 }
 
 /// 底分.
-const BASE: OptionSpec = OptionSpec::int("base", "底分", "Base points", 1..=1_000_000);
+pub const BASE: OptionSpec = OptionSpec::int("base", "底分", "Base points", 1..=1_000_000, 2);
 /// 花分: points per 花.
-const HUA: OptionSpec = OptionSpec::int("hua", "花分", "Points per flower", 0..=1_000_000);
+pub const HUA: OptionSpec = OptionSpec::int("hua", "花分", "Points per flower", 0..=1_000_000, 1);
 /// 勒子: the cap unit.
-const LEZI: OptionSpec = OptionSpec::int("lezi", "勒子", "Cap (lezi)", 1..=10_000_000);
+pub const LEZI: OptionSpec = OptionSpec::int("lezi", "勒子", "Cap (lezi)", 1..=10_000_000, 10);
 
 impl Shanghai {
     /// Validates options.
@@ -64,8 +64,6 @@ impl Shanghai {
     /// # Errors
     /// An unknown option or a value out of range.
     pub fn new(raw: &RawOptions) -> Result<Shanghai, OptionError> {
-        const KNOWN: &str = "base, hua, lezi";
-        reject_unknown(raw, RulesetId::Shanghai, KNOWN)?;
         Ok(Shanghai {
             flow: Flow {
                 missed_win: MissedWin::SameKindUntilOwnMove,
@@ -73,24 +71,10 @@ impl Shanghai {
                 leave_resets_draw_bonus: true,
                 ..Flow::four_seats(TileSetKind::Flowers144, Forms::STANDARD)
             },
-            base: BASE.read_int(raw, 2)?,
-            hua: HUA.read_int(raw, 1)?,
-            lezi: LEZI.read_int(raw, 10)?,
+            base: BASE.int_in(raw),
+            hua: HUA.int_in(raw),
+            lezi: LEZI.int_in(raw),
         })
-    }
-
-    /// The validated options, defaults filled in.
-    pub fn options(&self) -> RawOptions {
-        let mut o = RawOptions::new();
-        o.insert("base".into(), OptionValue::Int(self.base));
-        o.insert("hua".into(), OptionValue::Int(self.hua));
-        o.insert("lezi".into(), OptionValue::Int(self.lezi));
-        o
-    }
-
-    /// The room options [`Shanghai::new`] accepts.
-    pub fn option_specs(&self) -> Vec<OptionSpec> {
-        vec![BASE, HUA, LEZI]
     }
 }
 
@@ -165,3 +149,14 @@ impl Rules for Shanghai {
 
 #[cfg(test)]
 mod tests;
+
+/// The room options of the preset.
+pub(crate) fn option_specs(_id: RulesetId) -> &'static [OptionSpec] {
+    &[BASE, HUA, LEZI]
+}
+
+/// The family as [`super::family`] registers it.
+pub(crate) const FAMILY: super::Family = super::Family {
+    options: option_specs,
+    build: |_, options| Ok(std::sync::Arc::new(Shanghai::new(options)?)),
+};

@@ -47,7 +47,6 @@ use crate::ruleset::OptionSpec;
 use crate::ruleset::{AfterWin, BeforePlay, Flow};
 use crate::ruleset::{
     HandResult, MissedWin, NextHand, OptionError, RawOptions, Rules, RulesetId, WinCheck, WinScore,
-    reject_unknown,
 };
 use crate::seat::SeatSet;
 use crate::settle::Win;
@@ -87,12 +86,19 @@ const MAX_STREAK_DOUBLINGS: u32 = 10;
 const FORCED_WIN_WALL: usize = 4;
 
 /// 房间系数: points per unit (every preset).
-const COEFFICIENT: OptionSpec =
-    OptionSpec::int("coefficient", "房间系数", "Points per unit", 1..=1_000_000);
+pub const COEFFICIENT: OptionSpec = OptionSpec::int(
+    "coefficient",
+    "房间系数",
+    "Points per unit",
+    1..=1_000_000,
+    1,
+);
 /// 刮风下雨 (the 血战 presets).
-const KONG_MONEY: OptionSpec = OptionSpec::bool("kong_money", "刮风下雨", "Kong money");
+pub const KONG_MONEY: OptionSpec = OptionSpec::bool("kong_money", "刮风下雨", "Kong money", true);
 /// The fan cap (the 血战 presets).
-const FAN_CAP: OptionSpec = OptionSpec::int("fan_cap", "封顶番数", "Fan cap", 1..=13);
+pub const FAN_CAP_3: OptionSpec = OptionSpec::int("fan_cap", "封顶番数", "Fan cap", 1..=13, 3);
+/// The fan cap of `sichuan-xuezhan-9`.
+pub const FAN_CAP_9: OptionSpec = OptionSpec::int("fan_cap", "封顶番数", "Fan cap", 1..=13, 9);
 
 impl Sichuan {
     /// Validates options for one of the three presets.
@@ -106,12 +112,11 @@ impl Sichuan {
             // `Ruleset::new` sends only the Sichuan ids here.
             _ => Preset::Standard,
         };
-        let known: &'static str = match preset {
-            Preset::Standard => "coefficient",
-            _ => "coefficient, kong_money, fan_cap",
+        let fan_cap = if preset == Preset::Xuezhan9 {
+            FAN_CAP_9
+        } else {
+            FAN_CAP_3
         };
-        reject_unknown(raw, id, known)?;
-        let default_cap = if preset == Preset::Xuezhan9 { 9 } else { 3 };
         let xuezhan = preset != Preset::Standard;
         Ok(Sichuan {
             flow: Flow {
@@ -137,31 +142,10 @@ impl Sichuan {
             },
             id,
             preset,
-            coefficient: COEFFICIENT.read_int(raw, 1)?,
-            kong_money: KONG_MONEY.read_bool(raw, preset != Preset::Standard)?,
-            fan_cap: FAN_CAP.read_int(raw, default_cap)? as u32,
+            coefficient: COEFFICIENT.int_in(raw),
+            kong_money: xuezhan && KONG_MONEY.bool_in(raw),
+            fan_cap: u32::try_from(fan_cap.int_in(raw)).unwrap_or(3),
         })
-    }
-
-    /// The validated options, defaults filled in.
-    pub fn options(&self) -> RawOptions {
-        use crate::ruleset::OptionValue;
-        let mut o = RawOptions::new();
-        o.insert("coefficient".into(), OptionValue::Int(self.coefficient));
-        if self.preset != Preset::Standard {
-            o.insert("kong_money".into(), OptionValue::Bool(self.kong_money));
-            o.insert("fan_cap".into(), OptionValue::Int(i64::from(self.fan_cap)));
-        }
-        o
-    }
-
-    /// The room options [`Sichuan::new`] accepts for this preset.
-    pub fn option_specs(&self) -> Vec<OptionSpec> {
-        if self.is_xuezhan() {
-            vec![COEFFICIENT, KONG_MONEY, FAN_CAP]
-        } else {
-            vec![COEFFICIENT]
-        }
     }
 
     pub(super) fn is_xuezhan(&self) -> bool {
@@ -243,3 +227,18 @@ mod payment;
 
 #[cfg(test)]
 mod tests;
+
+/// The room options of each preset.
+pub(crate) fn option_specs(id: RulesetId) -> &'static [OptionSpec] {
+    match id {
+        RulesetId::SichuanXuezhan => &[COEFFICIENT, KONG_MONEY, FAN_CAP_3],
+        RulesetId::SichuanXuezhan9 => &[COEFFICIENT, KONG_MONEY, FAN_CAP_9],
+        _ => &[COEFFICIENT],
+    }
+}
+
+/// The family as [`super::family`] registers it.
+pub(crate) const FAMILY: super::Family = super::Family {
+    options: option_specs,
+    build: |id, options| Ok(std::sync::Arc::new(Sichuan::new(id, options)?)),
+};

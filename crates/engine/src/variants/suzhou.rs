@@ -36,8 +36,7 @@ mod tests;
 
 use crate::ruleset::{DiscardWins, Flow};
 use crate::ruleset::{
-    HandResult, NextHand, OptionError, OptionSpec, OptionValue, RawOptions, Rules, RulesetId,
-    WinCheck, WinScore, reject_unknown,
+    HandResult, NextHand, OptionError, OptionSpec, RawOptions, Rules, RulesetId, WinCheck, WinScore,
 };
 use crate::settle::{FanItem, FinishedHand, PaidFor, SeatHand, Settlement, Win};
 use crate::shape::{Forms, Set, decompositions, is_complete};
@@ -48,7 +47,8 @@ use crate::wall::TileSetKind;
 pub const BASES: [i64; 2] = [1, 5];
 
 /// 底分: points per fan.
-const BASE: OptionSpec = OptionSpec::int("base", "底分（1或5）", "Points per fan (1 or 5)", 1..=5);
+pub const BASE: OptionSpec =
+    OptionSpec::int("base", "底分（1或5）", "Points per fan (1 or 5)", 1..=5, 1);
 
 /// The Suzhou family with validated room options.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -65,9 +65,7 @@ impl Suzhou {
     /// # Errors
     /// An unknown option, or a 底分 other than 1 or 5.
     pub fn new(raw: &RawOptions) -> Result<Suzhou, OptionError> {
-        const KNOWN: &str = "base";
-        reject_unknown(raw, RulesetId::Suzhou, KNOWN)?;
-        let base = BASE.read_int(raw, 1)?;
+        let base = BASE.int_in(raw);
         if !BASES.contains(&base) {
             return Err(OptionError::BadValue {
                 name: BASE.name.to_owned(),
@@ -85,18 +83,6 @@ impl Suzhou {
             },
             base,
         })
-    }
-
-    /// The validated options, defaults filled in.
-    pub fn options(&self) -> RawOptions {
-        let mut o = RawOptions::new();
-        o.insert(BASE.name.into(), OptionValue::Int(self.base));
-        o
-    }
-
-    /// The room options [`Suzhou::new`] accepts.
-    pub fn option_specs(&self) -> Vec<OptionSpec> {
-        vec![BASE]
     }
 
     /// Pays one win of `fan`: everyone on a self-draw, else the discarder (or the robbed player)
@@ -228,3 +214,14 @@ impl Rules for Suzhou {
         super::rotation::keep_or_pass(state, result)
     }
 }
+
+/// The room options of the preset.
+pub(crate) fn option_specs(_id: RulesetId) -> &'static [OptionSpec] {
+    &[BASE]
+}
+
+/// The family as [`super::family`] registers it.
+pub(crate) const FAMILY: super::Family = super::Family {
+    options: option_specs,
+    build: |_, options| Ok(std::sync::Arc::new(Suzhou::new(options)?)),
+};

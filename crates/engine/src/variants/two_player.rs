@@ -65,8 +65,7 @@ mod tests;
 
 use crate::ruleset::{BeforePlay, DiscardWins, Flow};
 use crate::ruleset::{
-    HandResult, NextHand, OptionError, OptionSpec, OptionValue, RawOptions, Rules, RulesetId,
-    WinCheck, WinScore, reject_unknown,
+    HandResult, NextHand, OptionError, OptionSpec, RawOptions, Rules, RulesetId, WinCheck, WinScore,
 };
 use crate::settle::Win;
 use crate::settle::{FinishedHand, PaidFor, Settlement};
@@ -84,11 +83,17 @@ pub const SEABED_DRAWS: u8 = 3;
 pub const BONUS: i64 = 1;
 
 /// 底分: points per fan.
-const BASE: OptionSpec = OptionSpec::int("base", "底分", "Points per fan", 1..=1000);
+pub const BASE: OptionSpec = OptionSpec::int("base", "底分", "Points per fan", 1..=1000, 1);
 /// How many 花牌 kinds are turned up.
-const HUAPAI: OptionSpec = OptionSpec::int("huapai", "花牌数", "Face-up bonus kinds (花牌)", 0..=4);
+pub const HUAPAI: OptionSpec = OptionSpec::int(
+    "huapai",
+    "花牌数",
+    "Face-up bonus kinds (花牌)",
+    0..=4,
+    BONUS,
+);
 /// 开始时换牌: each seat may exchange dealt tiles once, before the first discard.
-const SWAP: OptionSpec = OptionSpec::bool("swap", "开始时换牌", "Swap dealt tiles once");
+pub const SWAP: OptionSpec = OptionSpec::bool("swap", "开始时换牌", "Swap dealt tiles once", false);
 
 /// The two-player family with validated room options.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -106,9 +111,8 @@ impl TwoPlayer {
     /// # Errors
     /// An unknown option, or a value out of range.
     pub fn new(raw: &RawOptions) -> Result<TwoPlayer, OptionError> {
-        reject_unknown(raw, RulesetId::TwoPlayer, "base, huapai, swap")?;
-        let huapai = HUAPAI.read_int(raw, BONUS)?;
-        let swap = SWAP.read_bool(raw, false)?;
+        let huapai = HUAPAI.int_in(raw);
+        let swap = SWAP.bool_in(raw);
         Ok(TwoPlayer {
             flow: Flow {
                 players: 2,
@@ -129,24 +133,10 @@ impl TwoPlayer {
                         .with(Forms::THIRTEEN_ORPHANS),
                 )
             },
-            base: BASE.read_int(raw, 1)?,
+            base: BASE.int_in(raw),
             huapai,
             swap,
         })
-    }
-
-    /// The validated options, defaults filled in.
-    pub fn options(&self) -> RawOptions {
-        let mut o = RawOptions::new();
-        o.insert(BASE.name.into(), OptionValue::Int(self.base));
-        o.insert(HUAPAI.name.into(), OptionValue::Int(self.huapai));
-        o.insert(SWAP.name.into(), OptionValue::Bool(self.swap));
-        o
-    }
-
-    /// The room options [`TwoPlayer::new`] accepts.
-    pub fn option_specs(&self) -> Vec<OptionSpec> {
-        vec![BASE, HUAPAI, SWAP]
     }
 }
 
@@ -207,3 +197,14 @@ impl Rules for TwoPlayer {
         }
     }
 }
+
+/// The room options of the preset.
+pub(crate) fn option_specs(_id: RulesetId) -> &'static [OptionSpec] {
+    &[BASE, HUAPAI, SWAP]
+}
+
+/// The family as [`super::family`] registers it.
+pub(crate) const FAMILY: super::Family = super::Family {
+    options: option_specs,
+    build: |_, options| Ok(std::sync::Arc::new(TwoPlayer::new(options)?)),
+};

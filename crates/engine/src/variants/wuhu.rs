@@ -47,8 +47,7 @@ mod tests;
 
 use crate::ruleset::{DiscardWins, Flow};
 use crate::ruleset::{
-    HandResult, NextHand, OptionError, OptionSpec, OptionValue, RawOptions, Rules, RulesetId,
-    WinCheck, WinScore, reject_unknown,
+    HandResult, NextHand, OptionError, OptionSpec, RawOptions, Rules, RulesetId, WinCheck, WinScore,
 };
 use crate::settle::{FinishedHand, PaidFor, Settlement, Win};
 use crate::shape::Forms;
@@ -58,12 +57,13 @@ use crate::wall::TileSetKind;
 pub use fan::{MIN_ZHI, table_fan, zhi};
 
 /// 底分: points per fan.
-const BASE: OptionSpec = OptionSpec::int("base", "底分", "Points per fan", 1..=1_000_000);
+pub const BASE: OptionSpec = OptionSpec::int("base", "底分", "Points per fan", 1..=1_000_000, 1);
 /// 点炮包三家: the discarder pays all three shares.
-const DISCARDER_PAYS_ALL: OptionSpec = OptionSpec::bool(
+pub const DISCARDER_PAYS_ALL: OptionSpec = OptionSpec::bool(
     "discarder_pays_all",
     "点炮包三家",
     "Discarder pays all three shares",
+    false,
 );
 
 /// The Wuhu family with validated room options.
@@ -83,33 +83,15 @@ impl Wuhu {
     /// # Errors
     /// An unknown option or a value out of range or of the wrong type.
     pub fn new(raw: &RawOptions) -> Result<Wuhu, OptionError> {
-        const KNOWN: &str = "base, discarder_pays_all";
-        reject_unknown(raw, RulesetId::Wuhu, KNOWN)?;
         Ok(Wuhu {
             flow: Flow {
                 discard_wins: DiscardWins::FirstInTurn,
                 // Decision (others.md): standard shape only.
                 ..Flow::four_seats(TileSetKind::Honors136, Forms::STANDARD)
             },
-            base: BASE.read_int(raw, 1)?,
-            discarder_pays_all: DISCARDER_PAYS_ALL.read_bool(raw, false)?,
+            base: BASE.int_in(raw),
+            discarder_pays_all: DISCARDER_PAYS_ALL.bool_in(raw),
         })
-    }
-
-    /// The validated options, defaults filled in.
-    pub fn options(&self) -> RawOptions {
-        let mut o = RawOptions::new();
-        o.insert(BASE.name.into(), OptionValue::Int(self.base));
-        o.insert(
-            DISCARDER_PAYS_ALL.name.into(),
-            OptionValue::Bool(self.discarder_pays_all),
-        );
-        o
-    }
-
-    /// The room options [`Wuhu::new`] accepts.
-    pub fn option_specs(&self) -> Vec<OptionSpec> {
-        vec![BASE, DISCARDER_PAYS_ALL]
     }
 
     /// Pays one win: each other seat's share is fan × 底分, with the 底番 once more when that
@@ -164,3 +146,14 @@ impl Rules for Wuhu {
         super::rotation::keep_or_pass(state, result)
     }
 }
+
+/// The room options of the preset.
+pub(crate) fn option_specs(_id: RulesetId) -> &'static [OptionSpec] {
+    &[BASE, DISCARDER_PAYS_ALL]
+}
+
+/// The family as [`super::family`] registers it.
+pub(crate) const FAMILY: super::Family = super::Family {
+    options: option_specs,
+    build: |_, options| Ok(std::sync::Arc::new(Wuhu::new(options)?)),
+};

@@ -331,9 +331,9 @@ fn forms(forms: Forms) -> Vec<FormInfo> {
 
 fn option(spec: OptionSpec, default: Option<&engine::ruleset::OptionValue>) -> OptionInfo {
     let (kind, min, max, values) = match spec.kind {
-        OptionKind::Bool => ("bool", None, None, None),
-        OptionKind::Int { min, max } => ("int", Some(min), Some(max), None),
-        OptionKind::Choice { values } => ("choice", None, None, Some(values.to_vec())),
+        OptionKind::Bool { .. } => ("bool", None, None, None),
+        OptionKind::Int { min, max, .. } => ("int", Some(min), Some(max), None),
+        OptionKind::Choice { values, .. } => ("choice", None, None, Some(values.to_vec())),
     };
     OptionInfo {
         name: spec.name,
