@@ -5,7 +5,6 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::Wind;
@@ -17,93 +16,12 @@ use crate::tile::Tile;
 mod flow;
 mod options;
 
+pub use crate::variants::RulesetId;
 pub use flow::{
     AfterClaim, AfterWin, BeforePlay, DiscardWins, Flow, FollowDealer, LastTile, MissedWin,
     Reserve, WallBreak,
 };
 pub use options::{OptionError, OptionKind, OptionSpec, OptionValue, RawOptions, validate};
-
-/// A room's ruleset preset. The string forms are stable: rooms, records and the store keep them.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
-pub enum RulesetId {
-    /// `sichuan`: 成都 standard, points, hand ends at the first win.
-    #[serde(rename = "sichuan")]
-    Sichuan,
-    /// `sichuan-xuezhan`: 血战到底, 3-fan cap.
-    #[serde(rename = "sichuan-xuezhan")]
-    SichuanXuezhan,
-    /// `sichuan-xuezhan-9`: 血战到底, 9-fan cap, 黄庄 and 连庄 multipliers.
-    #[serde(rename = "sichuan-xuezhan-9")]
-    SichuanXuezhan9,
-    /// `shanghai`: 上海麻将, qualifying hand types, 勒子 caps, 开宝, 荒番, 承包.
-    #[serde(rename = "shanghai")]
-    Shanghai,
-    /// `guobiao`: 国标麻将 (MCR), 81 fans, 8-fan minimum.
-    #[serde(rename = "guobiao")]
-    Guobiao,
-    /// `guobiao-house`: `guobiao` with the non-GB hands 四方大发, 天和, 地和, 人和.
-    #[serde(rename = "guobiao-house")]
-    GuobiaoHouse,
-    /// `beijing`: 北京麻将 with 惠牌 wilds, the reserve, 烧庄 and 互包.
-    #[serde(rename = "beijing")]
-    Beijing,
-    /// `beijing-2020`: 北京麻将 第4稿: no wilds, 上楼, kong money, 跟庄.
-    #[serde(rename = "beijing-2020")]
-    Beijing2020,
-    /// `guangdong`: 广东鸡平胡, single highest fan row plus additions, 爆胡 cap, 2^fan points.
-    #[serde(rename = "guangdong")]
-    Guangdong,
-    /// `suzhou`: 苏州麻将, shape fan plus suit fan, doubled by 门清, 自摸 and 和绝张.
-    #[serde(rename = "suzhou")]
-    Suzhou,
-    /// `wuhu`: 芜湖麻将 2468, 八支起胡, 底番 + 支番 with 押当, 嘴子, everyone pays every win.
-    #[serde(rename = "wuhu")]
-    Wuhu,
-    /// `ningbo`: 宁波麻将, flowers and a 财神 wild, 台 added up with a 4-台 minimum.
-    #[serde(rename = "ningbo")]
-    Ningbo,
-    /// `two-player`: 二人麻将, 71 of 136 tiles, 报听, 海底捞月, 花牌, rows added up to a 13 cap.
-    #[serde(rename = "two-player")]
-    TwoPlayer,
-}
-
-impl RulesetId {
-    /// Every implemented preset.
-    pub const ALL: [RulesetId; 13] = [
-        RulesetId::Beijing,
-        RulesetId::Beijing2020,
-        RulesetId::Shanghai,
-        RulesetId::Sichuan,
-        RulesetId::SichuanXuezhan,
-        RulesetId::SichuanXuezhan9,
-        RulesetId::Guobiao,
-        RulesetId::GuobiaoHouse,
-        RulesetId::Guangdong,
-        RulesetId::Suzhou,
-        RulesetId::Wuhu,
-        RulesetId::Ningbo,
-        RulesetId::TwoPlayer,
-    ];
-
-    /// The stable id string.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            RulesetId::Sichuan => "sichuan",
-            RulesetId::SichuanXuezhan => "sichuan-xuezhan",
-            RulesetId::SichuanXuezhan9 => "sichuan-xuezhan-9",
-            RulesetId::Shanghai => "shanghai",
-            RulesetId::Guobiao => "guobiao",
-            RulesetId::GuobiaoHouse => "guobiao-house",
-            RulesetId::Beijing => "beijing",
-            RulesetId::Beijing2020 => "beijing-2020",
-            RulesetId::Guangdong => "guangdong",
-            RulesetId::Suzhou => "suzhou",
-            RulesetId::Wuhu => "wuhu",
-            RulesetId::Ningbo => "ningbo",
-            RulesetId::TwoPlayer => "two-player",
-        }
-    }
-}
 
 /// Presets named in the rules spec whose families are not built yet (none today; the list
 /// stays so a newly specified preset can be named before it plays).
@@ -119,9 +37,7 @@ impl fmt::Display for RulesetId {
 #[derive(Clone, PartialEq, Eq, Debug, Error)]
 pub enum RulesetIdError {
     /// Not a preset of the rules spec.
-    #[error(
-        "unknown ruleset `{0}` (known: beijing, beijing-2020, shanghai, sichuan, sichuan-xuezhan, sichuan-xuezhan-9, guobiao, guobiao-house, guangdong, ningbo, suzhou, two-player, wuhu)"
-    )]
+    #[error("unknown ruleset `{0}` (known: {known})", known = RulesetId::ALL.map(RulesetId::as_str).join(", "))]
     Unknown(String),
     /// A preset of the spec that this build does not play yet.
     #[error("ruleset `{0}` is specified but not implemented in this version")]
@@ -381,46 +297,6 @@ impl Ruleset {
     /// its spec ([`OptionSpec::int_in`] …) for a typed value.
     pub fn values(&self) -> &RawOptions {
         &self.options
-    }
-}
-
-impl RulesetId {
-    /// The preset's name for Chinese-speaking players.
-    pub const fn name_zh(self) -> &'static str {
-        match self {
-            RulesetId::Sichuan => "成都麻将",
-            RulesetId::SichuanXuezhan => "血战到底",
-            RulesetId::SichuanXuezhan9 => "血战到底（九番封顶）",
-            RulesetId::Shanghai => "上海麻将",
-            RulesetId::Guobiao => "国标麻将",
-            RulesetId::GuobiaoHouse => "国标麻将（家规番）",
-            RulesetId::Beijing => "北京麻将（惠牌）",
-            RulesetId::Beijing2020 => "北京麻将（2020）",
-            RulesetId::Guangdong => "广东鸡平胡",
-            RulesetId::Suzhou => "苏州麻将",
-            RulesetId::Wuhu => "芜湖麻将（2468）",
-            RulesetId::Ningbo => "宁波麻将",
-            RulesetId::TwoPlayer => "二人麻将",
-        }
-    }
-
-    /// The preset's name in English.
-    pub const fn name_en(self) -> &'static str {
-        match self {
-            RulesetId::Sichuan => "Sichuan, Chengdu standard",
-            RulesetId::SichuanXuezhan => "Sichuan bloody battle (3-fan cap)",
-            RulesetId::SichuanXuezhan9 => "Sichuan bloody battle (9-fan cap)",
-            RulesetId::Shanghai => "Shanghai",
-            RulesetId::Guobiao => "Guobiao (MCR)",
-            RulesetId::GuobiaoHouse => "Guobiao with house hands",
-            RulesetId::Beijing => "Beijing with wilds",
-            RulesetId::Beijing2020 => "Beijing, 2020 rules",
-            RulesetId::Guangdong => "Guangdong chicken hand",
-            RulesetId::Suzhou => "Suzhou",
-            RulesetId::Wuhu => "Wuhu 2468",
-            RulesetId::Ningbo => "Ningbo",
-            RulesetId::TwoPlayer => "Two-player",
-        }
     }
 }
 
