@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use engine::record::{HandRecord, TableRecord};
+use engine::stored::{Document, StoredHandRecord, StoredTableRecord};
 
 /// Arguments of `mahjong replay`.
 #[derive(clap::Args, Debug)]
@@ -22,26 +23,15 @@ pub struct Args {
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let text = std::fs::read_to_string(&args.record)
         .with_context(|| format!("cannot read {}", args.record.display()))?;
-    if let Ok(table) = serde_json::from_str::<TableRecord>(&text) {
-        let replayed = table.replay()?;
-        let state = replayed.state();
-        // Only the seats at the table (two in `two-player`).
-        let players = usize::from(replayed.ruleset().rules().flow().players);
-        let scores: Vec<i64> = state.scores.0.iter().take(players).copied().collect();
-        println!(
-            "{}",
-            serde_json::json!({
-                "ruleset": table.ruleset,
-                "seed": table.seed,
-                "hands": state.hands_played,
-                "scores": scores,
-                "next_dealer": state.dealer,
-            })
-        );
-        return Ok(());
+    let value: serde_json::Value = serde_json::from_str(&text)
+        .with_context(|| format!("{} is not JSON", args.record.display()))?;
+    // A table record is told by its `hands`; anything else must be a hand record.
+    if value.get("hands").is_some() {
+        return replay_table(&value);
     }
-    let record: HandRecord =
-        serde_json::from_str(&text).context("neither a hand record nor a table record")?;
+    let stored = StoredHandRecord::read(&value)
+        .context("neither a table record (it has no `hands`) nor a hand record")?;
+    let record = HandRecord::try_from(&stored)?;
     let game = record.replay()?;
     if args.settle_line {
         anyhow::ensure!(
@@ -84,4 +74,26 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             record.actions.len()
         ),
     }
+}
+
+/// Replays a table record and prints where the table stood after its last hand.
+fn replay_table(value: &serde_json::Value) -> anyhow::Result<()> {
+    let stored = StoredTableRecord::read(value)?;
+    let table = TableRecord::try_from(&stored)?;
+    let replayed = table.replay()?;
+    let state = replayed.state();
+    // Only the seats at the table (two in `two-player`).
+    let players = usize::from(replayed.ruleset().flow().players);
+    let scores: Vec<i64> = state.scores.0.iter().take(players).copied().collect();
+    println!(
+        "{}",
+        serde_json::json!({
+            "ruleset": table.ruleset,
+            "seed": table.seed,
+            "hands": state.hands_played,
+            "scores": scores,
+            "next_dealer": state.dealer,
+        })
+    );
+    Ok(())
 }

@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use bot::Level;
 use engine::record::HandRecord;
+use engine::stored::{Document, StoredHandRecord, StoredTableRecord};
 use engine::wall::SeededRng;
 use engine::{Game, Table};
 use serde::Serialize;
@@ -107,10 +108,12 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         0.0
     };
     if let (Some(path), Some(game)) = (&args.record, &last) {
-        std::fs::write(path, serde_json::to_string_pretty(&HandRecord::of(game))?)?;
+        let record = StoredHandRecord::from(&HandRecord::of(game));
+        std::fs::write(path, record.write_pretty()?)?;
     }
     if let Some(path) = &args.table_record {
-        std::fs::write(path, serde_json::to_string(table.record())?)?;
+        let record = StoredTableRecord::from(table.record());
+        std::fs::write(path, record.write_string()?)?;
     }
     print_report(&stats, args.json)?;
     Ok(())

@@ -11,6 +11,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use common::{Client, choose, guest, http, prompt_of};
+use engine::stored::Document;
 use serde_json::{Value, json};
 
 const WAIT: Duration = Duration::from_secs(20);
@@ -215,8 +216,9 @@ async fn killed_and_resumed(database: Option<&str>, back: Back) {
     .await
     .expect("replay");
     assert_eq!(status, 200, "{stored}");
-    let record: engine::record::HandRecord =
-        serde_json::from_value(stored["record"].clone()).expect("a hand record");
+    let record = engine::stored::StoredHandRecord::read(&stored["record"])
+        .and_then(|r| engine::record::HandRecord::try_from(&r))
+        .expect("a hand record");
     assert_eq!(
         record.seed.to_string(),
         over["seed"].as_str().unwrap_or_default()

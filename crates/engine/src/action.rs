@@ -3,18 +3,17 @@
 
 use std::fmt;
 
-use serde::{Deserialize, Serialize};
-
 use crate::tile::{Suit, Tile};
 
 /// One decision of one seat.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+///
+/// Not a stored or wire format: the store keeps a [`StoredAction`](crate::stored::StoredAction),
+/// clients send the protocol's own type.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Action {
     /// 定缺: declare the suit this seat will not keep.
     DeclareVoid {
         /// The void suit (m, p or s).
-        #[serde(with = "suit_letter")]
         suit: Suit,
     },
     /// Discard a tile on one's own turn.

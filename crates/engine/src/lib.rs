@@ -25,6 +25,7 @@ pub mod ruleset;
 pub mod seat;
 pub mod settle;
 pub mod shape;
+pub mod stored;
 pub mod table;
 pub mod tile;
 pub mod tiles;

@@ -3,8 +3,11 @@
 //!
 //! Replaying a record runs the same actions through [`Game::apply`], so it reproduces the same
 //! events and the same settlement, and rejects a tampered record with the first illegal action.
+//!
+//! These are the engine's types, free to change: a record is written and read as JSON only
+//! through [`crate::stored`] ([`StoredHandRecord`](crate::stored::StoredHandRecord),
+//! [`StoredTableRecord`](crate::stored::StoredTableRecord)).
 
-use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::action::Action;
@@ -14,7 +17,7 @@ use crate::seat::{Seat, Wind};
 use crate::settle::Carried;
 
 /// A whole hand as data.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct HandRecord {
     /// The preset.
     pub ruleset: RulesetId,
@@ -27,13 +30,10 @@ pub struct HandRecord {
     /// The prevalent wind.
     pub round_wind: Wind,
     /// Carried counters the settlement reads.
-    #[serde(default)]
     pub dealer_streak: u32,
     /// Drawn hands in a row before this one.
-    #[serde(default)]
     pub draw_streak: u32,
     /// The table's 荒番 counter (Shanghai): it doubles the hand's wins.
-    #[serde(default)]
     pub draw_bonus: u32,
     /// Every accepted action, in order.
     pub actions: Vec<(Seat, Action)>,
@@ -93,7 +93,7 @@ impl HandRecord {
 }
 
 /// One hand of a table record: its seed and its actions (the rest follows from the table).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct TableHand {
     /// The hand's seed.
     pub seed: u64,
@@ -102,7 +102,10 @@ pub struct TableHand {
 }
 
 /// A whole table as data: replaying it rebuilds every hand, the carried state and the scores.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+///
+/// Not a stored format: files and the store keep a
+/// [`StoredTableRecord`](crate::stored::StoredTableRecord).
+#[derive(Clone, Debug, PartialEq)]
 pub struct TableRecord {
     /// The preset.
     pub ruleset: RulesetId,

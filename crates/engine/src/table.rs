@@ -1,10 +1,9 @@
 //! The table: a sequence of hands and what carries between them.
 //!
 //! A [`Table`] owns the dealer rotation, the round wind, streak counters and the running scores.
-//! It is plain data that serializes ([`TableState`]), so the store can save it after each hand
-//! and the server can restore it after a restart.
-
-use serde::{Deserialize, Serialize};
+//! What carries between hands is plain data ([`TableState`]), so the store can save it after
+//! each hand (as a [`StoredTableState`](crate::stored::StoredTableState)) and the server can
+//! restore the table from it after a restart.
 
 use crate::game::{Game, GameError};
 use crate::record::{TableHand, TableRecord};
@@ -14,7 +13,10 @@ use crate::settle::{Carried, Settlement};
 use crate::wall::SeededRng;
 
 /// What a table carries from one hand to the next.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+///
+/// Not a stored format: the store keeps a
+/// [`StoredTableState`](crate::stored::StoredTableState).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TableState {
     /// Hands finished so far.
     pub hands_played: u32,
@@ -33,7 +35,6 @@ pub struct TableState {
     /// The table's first dealer, where it is known (tables saved before it was kept lack it).
     /// Families with wind rounds that end when the deal has gone once around the table
     /// (Guangdong) read it.
-    #[serde(default)]
     pub first_dealer: Option<Seat>,
 }
 

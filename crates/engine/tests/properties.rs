@@ -14,6 +14,7 @@ use engine::event::{Audience, EventKind};
 use engine::record::HandRecord;
 use engine::ruleset::{Ruleset, RulesetId};
 use engine::settle::Carried;
+use engine::stored::{Document, StoredHandRecord};
 use engine::view::MeldView;
 use engine::wall::SeededRng;
 use engine::{Action, Game, Seat, Suit, Tile, Wind};
@@ -300,10 +301,11 @@ fn check_ruleset(ruleset: &Ruleset, hands: u64) {
         if watched {
             assert_events_hidden(&game);
         }
-        // Replays reproduce the same events and settlement, also through JSON.
-        let record = HandRecord::of(&game);
-        let json = serde_json::to_string(&record).expect("record serializes");
-        let back: HandRecord = serde_json::from_str(&json).expect("record parses");
+        // Replays reproduce the same events and settlement, also through the stored format.
+        let record = StoredHandRecord::from(&HandRecord::of(&game));
+        let json = record.write_string().expect("record serializes");
+        let stored = StoredHandRecord::read_str(&json).expect("record parses");
+        let back = HandRecord::try_from(&stored).expect("record converts");
         let again = back
             .replay()
             .unwrap_or_else(|e| panic!("seed {seed}: replay failed: {e}"));

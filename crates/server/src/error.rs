@@ -27,6 +27,10 @@ pub enum ApiError {
     /// The store failed.
     #[error("storage failed: {0}")]
     Store(#[from] store::StoreError),
+    /// A document the store keeps (room settings, a hand's record, carried state) could not
+    /// be read or written in its stored format.
+    #[error("stored data: {0}")]
+    Stored(#[from] engine::stored::StoredError),
     /// Something else failed on the server.
     #[error("internal error: {0}")]
     Internal(String),
@@ -66,7 +70,9 @@ impl ApiError {
                 (StatusCode::BAD_REQUEST, "bad_request")
             }
             ApiError::Store(_) => (StatusCode::SERVICE_UNAVAILABLE, "store_unavailable"),
-            ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
+            ApiError::Internal(_) | ApiError::Stored(_) => {
+                (StatusCode::INTERNAL_SERVER_ERROR, "internal")
+            }
             ApiError::NotReady(_) => (StatusCode::SERVICE_UNAVAILABLE, "not_ready"),
             ApiError::TooManyRequests(_) => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
             ApiError::Busy => (StatusCode::SERVICE_UNAVAILABLE, "busy"),

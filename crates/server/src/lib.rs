@@ -26,6 +26,7 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::routing::get;
+use engine::stored::{Document, StoredOptions, StoredTableState};
 use store::Store;
 
 pub use config::Config;
@@ -113,7 +114,7 @@ impl AppState {
     ) -> Result<(store::TableId, String, room::RoomHandle), ApiError> {
         let code = self.new_code().await?;
         let stored = room::StoredRoom {
-            options,
+            options: StoredOptions::from(&options),
             clock: spec.clock,
             hands: spec.hands,
             public: spec.public,
@@ -128,9 +129,9 @@ impl AppState {
             .create_table(
                 &store::NewTable {
                     ruleset: ruleset.id().to_string(),
-                    options: serde_json::to_value(&stored).unwrap_or_default(),
+                    options: stored.write()?,
                     seats: occupants.iter().map(room::Occupant::stored).collect(),
-                    carried: serde_json::to_value(table.state()).unwrap_or_default(),
+                    carried: StoredTableState::from(table.state()).write()?,
                 },
                 &self.node,
             )

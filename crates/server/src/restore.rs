@@ -4,8 +4,9 @@
 //! seats and the same hand.
 
 use engine::ruleset::Ruleset;
-use engine::{Action, Seat, Table, TableState};
-use store::{SeatOccupant, TableRecord};
+use engine::stored::{Document, LogEntry, StoredTableState};
+use engine::{Action, Game, Seat, Table, TableState};
+use store::{LoggedAction, TableRecord};
 
 use crate::AppState;
 use crate::room::{self, Occupant, StoredRoom};
@@ -89,63 +90,28 @@ async fn restore(
     record: TableRecord,
     claim: store::Claim,
 ) -> Result<(), RestoreError> {
-    let stored: StoredRoom = serde_json::from_value(record.options.clone())
-        .map_err(|e| unreadable(&record, format!("room settings: {e}")))?;
+    let stored = StoredRoom::read(&record.options).map_err(|e| unreadable(&record, e))?;
     let id = record
         .ruleset
         .parse()
         .map_err(|e| unreadable(&record, format!("{e}")))?;
-    let ruleset = Ruleset::new(id, &stored.options).map_err(|e| unreadable(&record, e))?;
-    let carried: TableState = serde_json::from_value(record.carried.clone())
-        .map_err(|e| unreadable(&record, format!("carried state: {e}")))?;
+    let ruleset = Ruleset::new(id, &stored.options.to_raw()).map_err(|e| unreadable(&record, e))?;
+    let carried = StoredTableState::read(&record.carried)
+        .and_then(|c| TableState::try_from(&c))
+        .map_err(|e| unreadable(&record, e))?;
     let table = Table::restore(ruleset.clone(), carried);
     let mut occupants = Vec::new();
     for seat in &record.seats {
-        occupants.push(match seat {
-            SeatOccupant::Empty => Occupant::Empty,
-            SeatOccupant::Bot { level } => {
-                Occupant::Bot(level.parse().map_err(|e| unreadable(&record, e))?)
-            }
-            SeatOccupant::Player { player } => {
-                let p = state.store.player(player).await?;
-                Occupant::Player {
-                    id: p.id,
-                    name: p.display_name,
-                }
-            }
-            SeatOccupant::Escaped { player } => {
-                let p = state.store.player(player).await?;
-                Occupant::Escaped {
-                    id: p.id,
-                    name: p.display_name,
-                }
-            }
-        });
+        let name = match seat.player() {
+            Some(player) => state.store.player(player).await?.display_name,
+            None => String::new(),
+        };
+        occupants.push(Occupant::from_stored(seat, name).map_err(|e| unreadable(&record, e))?);
     }
     // The current hand: its deal (the seed) and every action after it, replayed through the
     // engine exactly as they were first applied.
     let log = state.store.actions(&record.id, record.hands_played).await?;
-    let mut game = None;
-    let mut seed = 0;
-    for entry in &log {
-        if entry.action["type"] == "deal" {
-            seed = entry.action["seed"]
-                .as_str()
-                .and_then(|s| s.parse().ok())
-                .ok_or_else(|| unreadable(&record, "a deal without a seed"))?;
-            game = Some(table.deal(seed));
-            continue;
-        }
-        let action: Action = serde_json::from_value(entry.action.clone())
-            .map_err(|e| unreadable(&record, format!("logged action {}: {e}", entry.seq)))?;
-        let seat = Seat::new(entry.seat)
-            .ok_or_else(|| unreadable(&record, format!("seat {}", entry.seat)))?;
-        let g = game
-            .as_mut()
-            .ok_or_else(|| unreadable(&record, "an action before the deal"))?;
-        g.apply(seat, action)
-            .map_err(|e| unreadable(&record, format!("replaying action {}: {e}", entry.seq)))?;
-    }
+    let (game, seed) = replay_log(&table, &log).map_err(|e| unreadable(&record, e))?;
     let log_seq = state.store.next_action_seq(&record.id).await?;
     let start = room::Start {
         table,
@@ -162,4 +128,31 @@ async fn restore(
     state.launch_room(claim, ruleset, &stored, occupants, start);
     tracing::info!(table = %record.id, hand = record.hands_played, actions = log.len(), "table restored");
     Ok(())
+}
+
+/// The hand in play rebuilt from its log lines: its deal (the seed) and every action after it,
+/// applied as they were first applied; no hand when the log has no deal yet. The error says
+/// which line failed and why.
+fn replay_log(table: &Table, log: &[LoggedAction]) -> Result<(Option<Game>, u64), String> {
+    let mut game = None;
+    let mut seed = 0;
+    for entry in log {
+        let line = |e: &dyn std::fmt::Display| format!("logged line {}: {e}", entry.seq);
+        match LogEntry::read(&entry.action).map_err(|e| line(&e))? {
+            LogEntry::Deal { seed: s } => {
+                seed = s;
+                game = Some(table.deal(seed));
+            }
+            LogEntry::Action(stored) => {
+                let action = Action::try_from(&stored).map_err(|e| line(&e))?;
+                let seat = Seat::new(entry.seat)
+                    .ok_or_else(|| line(&format!("seat {} is out of range", entry.seat)))?;
+                let g = game
+                    .as_mut()
+                    .ok_or_else(|| line(&"an action before the deal"))?;
+                g.apply(seat, action).map_err(|e| line(&e))?;
+            }
+        }
+    }
+    Ok((game, seed))
 }

@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use common::{Client, create_room, guest, join_room, prompt_of};
+use engine::stored::{Document, LogEntry, StoredTableState};
 use engine::wall::SeededRng;
 use engine::{Action, Game, Seat, Table, TableState};
 use serde_json::{Value, json};
@@ -145,13 +146,17 @@ async fn prepare(
         &engine::RawOptions::new(),
     )
     .expect("ruleset");
-    let state: TableState = serde_json::from_value(record.carried).expect("carried state");
+    let state = StoredTableState::read(&record.carried)
+        .and_then(|c| TableState::try_from(&c))
+        .expect("carried state");
     let found = find(&Table::restore(ruleset, state.clone()), players, wanted);
     let deal = store::LoggedAction {
         seq: 0,
         hand_no: 0,
         seat: state.dealer.index() as u8,
-        action: json!({"type": "deal", "seed": found.seed.to_string()}),
+        action: LogEntry::Deal { seed: found.seed }
+            .write()
+            .expect("deal as JSON"),
         at: store::UnixMillis::now(),
     };
     let entries: Vec<store::LoggedAction> =
@@ -161,7 +166,7 @@ async fn prepare(
                     seq,
                     hand_no: 0,
                     seat: seat.index() as u8,
-                    action: serde_json::to_value(action).expect("action as JSON"),
+                    action: LogEntry::from(action).write().expect("action as JSON"),
                     at: store::UnixMillis::now(),
                 }
             }))

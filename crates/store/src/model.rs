@@ -138,7 +138,10 @@ impl TableStatus {
     }
 }
 
-/// Who sits in a seat.
+/// Who sits in a seat. A table's seats are kept as a JSON array of these (`game_tables.seats`),
+/// a layout of the store's own: it is versioned with the database's schema, so a change to it
+/// comes with a migration that rewrites the column, and a database migrated past what this
+/// build knows is refused when it opens.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum SeatOccupant {
@@ -160,6 +163,32 @@ pub enum SeatOccupant {
         /// Who.
         player: PlayerId,
     },
+}
+
+impl SeatOccupant {
+    /// The player seated here, or who escaped from here.
+    pub fn player(&self) -> Option<&PlayerId> {
+        match self {
+            SeatOccupant::Player { player } | SeatOccupant::Escaped { player } => Some(player),
+            SeatOccupant::Empty | SeatOccupant::Bot { .. } => None,
+        }
+    }
+
+    /// A table's seats as the `seats` column keeps them.
+    ///
+    /// # Errors
+    /// [`StoreError::BadArgument`] if they do not serialize.
+    pub fn write_all(seats: &[SeatOccupant]) -> Result<String, StoreError> {
+        serde_json::to_string(seats).map_err(|e| StoreError::BadArgument(format!("seats: {e}")))
+    }
+
+    /// A `seats` column read back.
+    ///
+    /// # Errors
+    /// [`StoreError::Corrupt`] for text that is not an array of occupants.
+    pub fn read_all(text: &str) -> Result<Vec<SeatOccupant>, StoreError> {
+        serde_json::from_str(text).map_err(|e| StoreError::Corrupt(format!("table seats: {e}")))
+    }
 }
 
 /// A table to create.

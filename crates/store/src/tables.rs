@@ -34,7 +34,7 @@ impl Store {
             created: now,
             updated: now,
         };
-        let seats = seats_json(&record.seats)?;
+        let seats = SeatOccupant::write_all(&record.seats)?;
         on_backend!(self, pool => {
             sqlx::query(INSERT_TABLE)
             .bind(record.id.as_str())
@@ -111,7 +111,7 @@ impl Store {
         claim: &Claim,
         seats: &[SeatOccupant],
     ) -> Result<(), StoreError> {
-        self.set_table_column(claim, Column::Seats, seats_json(seats)?)
+        self.set_table_column(claim, Column::Seats, SeatOccupant::write_all(seats)?)
             .await
     }
 
@@ -180,10 +180,6 @@ impl Column {
     }
 }
 
-pub(crate) fn seats_json(seats: &[SeatOccupant]) -> Result<String, StoreError> {
-    serde_json::to_string(seats).map_err(|e| StoreError::BadArgument(format!("seats: {e}")))
-}
-
 #[derive(sqlx::FromRow)]
 struct TableRow {
     id: String,
@@ -199,8 +195,7 @@ struct TableRow {
 
 impl TableRow {
     fn record(self) -> Result<TableRecord, StoreError> {
-        let seats: Vec<SeatOccupant> = serde_json::from_str(&self.seats)
-            .map_err(|e| StoreError::Corrupt(format!("table seats: {e}")))?;
+        let seats = SeatOccupant::read_all(&self.seats)?;
         Ok(TableRecord {
             id: TableId::stored(self.id),
             ruleset: self.ruleset,

@@ -200,7 +200,10 @@ export type HandOut = {
     finished_ms: number;
     /** The hand's number at its table, from 0. */
     hand_no: number;
-    /** The replay record (ruleset, options, seed, dealer, actions); only for one hand. */
+    /**
+     * The replay record, as `mahjong replay` reads it (`version`, ruleset, options, seed,
+     * dealer, actions); only for one hand.
+     */
     record?: Record<string, unknown>;
     /** The ruleset preset id. */
     ruleset: string;

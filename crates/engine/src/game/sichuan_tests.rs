@@ -213,8 +213,12 @@ fn dealer_passes_to_the_first_winner_and_stays_after_a_draw() {
     assert_eq!(table.state().hands_played, 20);
     let _ = first;
     // The table record rebuilds the whole table, scores and streaks included.
-    let json = serde_json::to_string(table.record()).expect("serializes");
-    let record: crate::record::TableRecord = serde_json::from_str(&json).expect("parses");
+    use crate::stored::{Document, StoredTableRecord};
+    let json = StoredTableRecord::from(table.record())
+        .write_string()
+        .expect("serializes");
+    let stored = StoredTableRecord::read_str(&json).expect("parses");
+    let record = crate::record::TableRecord::try_from(&stored).expect("converts");
     let again = record.replay().expect("replays");
     assert_eq!(again.state(), table.state());
     // A hand from another table is refused.

@@ -3,6 +3,7 @@
 
 use axum::Json;
 use axum::extract::{Path, Query, State};
+use engine::stored::{Document, StoredHandRecord};
 use serde::{Deserialize, Serialize};
 use store::{Page, Period, PlayerId, Ranking, TableId, UnixMillis};
 use utoipa::ToSchema;
@@ -62,7 +63,8 @@ pub(super) struct HandOut {
     settlement: serde_json::Value,
     /// When the hand finished, in Unix milliseconds.
     finished_ms: i64,
-    /// The replay record (ruleset, options, seed, dealer, actions); only for one hand.
+    /// The replay record, as `mahjong replay` reads it (`version`, ruleset, options, seed,
+    /// dealer, actions); only for one hand.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Object)]
     record: Option<serde_json::Value>,
@@ -126,6 +128,9 @@ pub(super) async fn hand_replay(
     let table = table_id(&table)?;
     crate::tournaments::refuse_if_withheld(&state, &table).await?;
     let (summary, record) = state.store.hand(&table, hand).await?;
+    // Written again as this build writes it, so a client gets one layout (with its version)
+    // whichever build stored the hand.
+    let record = StoredHandRecord::read(&record)?.write()?;
     Ok(Json(HandOut::of(&summary, Some(record))))
 }
 

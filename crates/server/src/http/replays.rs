@@ -6,6 +6,7 @@
 use axum::Json;
 use axum::extract::{Path, State};
 use engine::record::HandRecord;
+use engine::stored::{Document, StoredHandRecord};
 use engine::{Audience, Event};
 use protocol::{Envelope, ServerMessage, WireSettlement};
 use serde::Serialize;
@@ -77,7 +78,8 @@ pub(super) async fn hand_stream(
     let table = TableId::parse(&table).map_err(|e| ApiError::BadRequest(e.to_string()))?;
     crate::tournaments::refuse_if_withheld(&state, &table).await?;
     let (summary, record) = state.store.hand(&table, hand).await?;
-    let record: HandRecord = serde_json::from_value(record)
+    let record = StoredHandRecord::read(&record)
+        .and_then(|r| HandRecord::try_from(&r))
         .map_err(|e| ApiError::Internal(format!("hand {table}/{hand}: its record: {e}")))?;
     let game = record
         .replay()

@@ -5,6 +5,7 @@ use axum::Json;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use engine::ruleset::{RawOptions, Ruleset};
+use engine::stored::StoredOptions;
 use serde::{Deserialize, Serialize};
 use store::{PlayerId, TournamentId, TournamentRecord};
 use utoipa::ToSchema;
@@ -135,7 +136,7 @@ impl CreateTournament {
         }
         Ok(TournamentConfig {
             version: CONFIG_VERSION,
-            options: self.options.clone(),
+            options: StoredOptions::from(&self.options),
             hands,
             clock: Clock {
                 action_ms: self.action_seconds * 1000,

@@ -9,6 +9,7 @@ mod writer;
 use std::sync::{Arc, Mutex};
 
 use engine::ruleset::Ruleset;
+use engine::stored::{Document, StoredOptions};
 use protocol::{ErrorCode, SeatInfo, WireAction};
 use store::{PlayerId, Store, TableId};
 use tokio::sync::{mpsc, oneshot};
@@ -36,7 +37,8 @@ pub struct RoomSettings {
     pub first_deal: FirstDeal,
 }
 
-/// When a room deals its first hand.
+/// When a room deals its first hand. Its JSON is part of the stored room settings: a renamed
+/// variant is a new version of them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FirstDeal {
@@ -50,7 +52,8 @@ pub enum FirstDeal {
     AfterGrace,
 }
 
-/// Where a room's seeds come from.
+/// Where a room's seeds come from. Its JSON is part of the stored room settings: a renamed
+/// variant or field is a new version of them.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Deals {
@@ -112,6 +115,8 @@ pub fn hex_key(hex: &str) -> Option<[u8; 32]> {
 /// A room's thinking time: a fixed time for every decision, and a bank per seat and hand that
 /// a decision draws on once its own time is spent. The bank lets a player think hard about
 /// the few decisions that matter without slowing every turn; it refills when a hand starts.
+/// Its JSON is part of the stored room and tournament settings: a renamed field is a new
+/// version of both.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Clock {
     /// Milliseconds for each decision.
@@ -397,11 +402,14 @@ pub struct Start {
 }
 
 /// What the store keeps of a room's settings (in the table's `options`), so a restarted server
-/// can rebuild it.
+/// can rebuild it: a versioned document of the server's own ([`Document`]: written with
+/// `version` 1, read when it says 1 or nothing, refused otherwise). Its parts are the server's
+/// types ([`Clock`], [`Deals`], [`FirstDeal`]), whose JSON is therefore part of this layout, and
+/// the engine's stored options, never an engine type whose JSON could change.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct StoredRoom {
     /// The ruleset's options as given.
-    pub options: engine::RawOptions,
+    pub options: StoredOptions,
     /// Thinking time (flattened: `action_ms`, `bank_ms`).
     #[serde(flatten)]
     pub clock: Clock,
@@ -420,6 +428,11 @@ pub struct StoredRoom {
     /// When its first hand is dealt.
     #[serde(default)]
     pub first_deal: FirstDeal,
+}
+
+impl Document for StoredRoom {
+    const KIND: &'static str = "room settings";
+    const VERSION: u32 = 1;
 }
 
 impl StoredRoom {

@@ -46,6 +46,29 @@ pub enum Occupant {
 }
 
 impl Occupant {
+    /// The occupant a stored seat stands for. The store keeps a player's id alone: `name` is
+    /// the display name the caller looked up for it (unused for a bot's or an empty seat).
+    ///
+    /// # Errors
+    /// [`bot::UnknownLevel`] for a bot level this build does not have.
+    pub fn from_stored(
+        seat: &store::SeatOccupant,
+        name: String,
+    ) -> Result<Occupant, bot::UnknownLevel> {
+        Ok(match seat {
+            store::SeatOccupant::Empty => Occupant::Empty,
+            store::SeatOccupant::Bot { level } => Occupant::Bot(level.parse()?),
+            store::SeatOccupant::Player { player } => Occupant::Player {
+                id: player.clone(),
+                name,
+            },
+            store::SeatOccupant::Escaped { player } => Occupant::Escaped {
+                id: player.clone(),
+                name,
+            },
+        })
+    }
+
     /// As the store keeps it.
     pub fn stored(&self) -> store::SeatOccupant {
         match self {

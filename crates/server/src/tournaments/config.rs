@@ -1,7 +1,7 @@
 //! A tournament's settings as the store keeps them: a versioned document of the server's own
 //! (`version` 1), never an internal type, so a later server reads what an earlier one wrote.
 
-use engine::RawOptions;
+use engine::stored::StoredOptions;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -83,8 +83,8 @@ impl Schedule {
 pub struct TournamentConfig {
     /// The document's version.
     pub version: u32,
-    /// The ruleset's options.
-    pub options: RawOptions,
+    /// The ruleset's options (the engine's stored form: their JSON is this document's).
+    pub options: StoredOptions,
     /// Hands each table plays in a round.
     pub hands: u64,
     /// Thinking time and claim window.

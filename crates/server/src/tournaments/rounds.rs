@@ -2,6 +2,7 @@
 //! then play the tables here (any node would adopt them otherwise).
 
 use engine::ruleset::Ruleset;
+use engine::stored::{Document, StoredTableState};
 use store::{NewRoundTable, NewTable, RoundTableRecord, SeatOccupant, TournamentRecord};
 use tournament::Entrant;
 use tournament::duplicate::{group_key, groups, seating_seed};
@@ -111,7 +112,7 @@ fn ruleset_of(t: &TournamentRecord, config: &TournamentConfig) -> Result<Ruleset
         .ruleset
         .parse()
         .map_err(|e| RoundError::Unreadable(format!("{e}")))?;
-    Ruleset::new(id, &config.options).map_err(|e| RoundError::Unreadable(e.to_string()))
+    Ruleset::new(id, &config.options.to_raw()).map_err(|e| RoundError::Unreadable(e.to_string()))
 }
 
 /// The round's seating, off the async threads (a large field's search takes a moment).
@@ -211,10 +212,12 @@ async fn new_table(
     Ok(NewRoundTable {
         table: NewTable {
             ruleset: t.ruleset.clone(),
-            options: serde_json::to_value(&stored)
+            options: stored
+                .write()
                 .map_err(|e| RoundError::Unreadable(e.to_string()))?,
             seats,
-            carried: serde_json::to_value(engine_table.state())
+            carried: StoredTableState::from(engine_table.state())
+                .write()
                 .map_err(|e| RoundError::Unreadable(e.to_string()))?,
         },
         group,

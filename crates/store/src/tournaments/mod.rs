@@ -15,8 +15,10 @@ pub use records::{
 };
 
 use crate::error::is_unique_violation;
-use crate::model::{Page, PlayerId, TableId, TableStatus, UnixMillis, bits_u64, count, json};
-use crate::tables::{INSERT_TABLE, seats_json};
+use crate::model::{
+    Page, PlayerId, SeatOccupant, TableId, TableStatus, UnixMillis, bits_u64, count, json,
+};
+use crate::tables::INSERT_TABLE;
 use crate::{Store, StoreError, close_if_failed, on_backend};
 
 const SELECT_TOURNAMENT: &str = "SELECT id, name, organiser, ruleset, config, code, status, \
@@ -330,7 +332,7 @@ impl Store {
                 TableId::new(),
                 no as u32,
                 t,
-                seats_json(&t.table.seats)?,
+                SeatOccupant::write_all(&t.table.seats)?,
                 seating_json(&t.seats)?,
             ));
         }

@@ -216,8 +216,12 @@ fn played_hands_follow_the_draw_bonus_example_across_a_restart() {
         if hand == 1 {
             // The server stores the carried state after every hand and restores the table
             // from it: the counter comes back with it.
-            let saved = serde_json::to_string(table.state()).expect("serializes");
-            let state: TableState = serde_json::from_str(&saved).expect("parses");
+            use crate::stored::{Document, StoredTableState};
+            let saved = StoredTableState::from(table.state())
+                .write_string()
+                .expect("serializes");
+            let stored = StoredTableState::read_str(&saved).expect("parses");
+            let state = TableState::try_from(&stored).expect("converts");
             let before = table.state().clone();
             table = crate::Table::restore(rules.clone(), state);
             assert_eq!(table.state(), &before);

@@ -3,8 +3,11 @@
 
 use std::time::Duration;
 
-use engine::{Action, Game, Seat};
+use engine::record::HandRecord;
+use engine::stored::{Document, LogEntry, StoredHandRecord, StoredTableState};
+use engine::{Action, Game, Seat, TableState};
 use protocol::ServerMessage;
+use serde_json::Value;
 use store::{FinishedHand, LoggedAction, SeatResult, TableStatus, UnixMillis};
 use tokio::time::Instant;
 
@@ -169,11 +172,14 @@ impl Room {
         if !game.legal_actions(seat).contains(&action) {
             return Err(format!("`{action}` is not legal for seat {seat}"));
         }
+        let logged = LogEntry::from(action)
+            .write()
+            .map_err(|e| format!("the action could not be logged: {e}"))?;
         let entry = LoggedAction {
             seq: self.log_seq,
             hand_no: self.hand_no(),
             seat: seat.index() as u8,
-            action: serde_json::to_value(action).unwrap_or_default(),
+            action: logged,
             at: UnixMillis::now(),
         };
         let started = std::time::Instant::now();
@@ -211,11 +217,20 @@ impl Room {
     pub(super) async fn start_hand(&mut self) -> bool {
         let hand_no = self.hand_no();
         let seed = self.settings.deals.seed(hand_no).unwrap_or_else(random_u64);
+        let logged = match (LogEntry::Deal { seed }).write() {
+            Ok(logged) => logged,
+            Err(e) => {
+                // Not a store failure that a retry could mend: the table stops.
+                tracing::error!(error = %e, "a deal could not be written to the log; the table stops");
+                self.phase = Phase::Closing { at: self.now() };
+                return false;
+            }
+        };
         let entry = LoggedAction {
             seq: self.log_seq,
             hand_no,
             seat: self.table.state().dealer.index() as u8,
-            action: serde_json::json!({"type": "deal", "seed": seed.to_string()}),
+            action: logged,
             at: UnixMillis::now(),
         };
         if let Err(e) = self.store.append_actions(&self.claim, &[entry]).await {
@@ -279,6 +294,14 @@ impl Room {
             self.table.player_left();
         }
         let wire = protocol::settlement(&settlement, players);
+        let (fans, record, carried) = match hand_documents(&wire, &game, self.table.state()) {
+            Ok(documents) => documents,
+            Err(e) => {
+                // The phase stays Closing: the table stops, as for a hand it cannot settle.
+                tracing::error!(error = %e, "a finished hand could not be written; the table stops");
+                return;
+            }
+        };
         let last = self.table.state().hands_played as u64 >= self.settings.hands;
         let hand = FinishedHand {
             table: self.id.clone(),
@@ -296,9 +319,9 @@ impl Room {
                     delta: settlement.deltas.0[i],
                 })
                 .collect(),
-            fans: serde_json::to_value(&wire).unwrap_or_default(),
-            record: serde_json::to_value(engine::record::HandRecord::of(&game)).unwrap_or_default(),
-            carried: serde_json::to_value(self.table.state()).unwrap_or_default(),
+            fans,
+            record,
+            carried,
             table_status: if last {
                 TableStatus::Finished
             } else {
@@ -462,4 +485,21 @@ fn ending(game: &Game) -> &'static str {
         [_] => "discard",
         _ => "multi_win",
     }
+}
+
+/// The JSON a finished hand is stored as: its settlement as `hand_over` shows it, its record,
+/// and the table's carried state after it.
+fn hand_documents(
+    wire: &protocol::WireSettlement,
+    game: &Game,
+    carried: &TableState,
+) -> Result<(Value, Value, Value), String> {
+    let fans = serde_json::to_value(wire).map_err(|e| format!("settlement: {e}"))?;
+    let record = StoredHandRecord::from(&HandRecord::of(game))
+        .write()
+        .map_err(|e| e.to_string())?;
+    let carried = StoredTableState::from(carried)
+        .write()
+        .map_err(|e| e.to_string())?;
+    Ok((fans, record, carried))
 }

@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use engine::Seat;
+use engine::stored::{Document, StoredTableState};
 use protocol::{Body, SeatStatus, ServerMessage, TableSnapshot};
 use store::TableStatus;
 use tokio::time::Instant;
@@ -282,7 +283,13 @@ impl Room {
 
     /// Stores the table's carried state outside a finished hand (a player left between hands).
     pub(super) async fn persist_carried(&self) {
-        let carried = serde_json::to_value(self.table.state()).unwrap_or_default();
+        let carried = match StoredTableState::from(self.table.state()).write() {
+            Ok(carried) => carried,
+            Err(e) => {
+                tracing::error!(error = %e, "the table's carried state could not be written");
+                return;
+            }
+        };
         if let Err(e) = self.store.set_table_carried(&self.claim, &carried).await {
             crate::metrics::bump(&self.metrics.store_failures_total);
             self.check_fenced(&e);
