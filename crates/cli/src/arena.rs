@@ -4,15 +4,18 @@
 //! Reports per policy level: win rate and deal-in rate (per seat-hand), mean score per hand with
 //! a 95% confidence interval (normal approximation over hands; a level in several seats counts
 //! its seats' mean per hand as one sample), decisions per second and the p99 decision time.
+//! The hands are played on every core as tables of `--table-hands` (see `parallel`): everything
+//! but the timings depends only on the arguments, not on `--threads`.
 
 use std::time::Instant;
 
 use anyhow::Context;
 use bot::Level;
 use engine::wall::SeededRng;
-use engine::{Seat, Table};
+use engine::{Ruleset, Seat, Table};
 use serde::Serialize;
 
+use crate::parallel::{Parallel, Part};
 use crate::simulate::hand_seed;
 
 /// Arguments of `mahjong arena`.
@@ -36,6 +39,8 @@ pub struct Args {
     /// Print one JSON object as the last line.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    parallel: Parallel,
 }
 
 /// Per-level results.
@@ -61,6 +66,8 @@ struct Report {
     ruleset: String,
     seed: u64,
     hands: u64,
+    /// Tables the run was cut into (`--table-hands` each).
+    tables: u64,
     seats: Vec<String>,
     levels: Vec<LevelReport>,
     elapsed_s: f64,
@@ -78,11 +85,23 @@ struct Tally {
     per_hand: Vec<f64>,
 }
 
+impl Tally {
+    /// Adds a later table's tally (its hands after ours, so sample order is table order).
+    fn append(&mut self, mut o: Tally) {
+        self.wins += o.wins;
+        self.deal_ins += o.deal_ins;
+        self.decisions += o.decisions;
+        self.decide_ns += o.decide_ns;
+        self.latencies.append(&mut o.latencies);
+        self.per_hand.append(&mut o.per_hand);
+    }
+}
+
 /// Runs the command.
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let ruleset = crate::play::ruleset(&args.ruleset, &args.options)?;
     let id = ruleset.id();
-    let players = usize::from(ruleset.rules().flow().players);
+    let players = usize::from(ruleset.flow().players);
     let lineup: Vec<Level> = args
         .seats
         .split(',')
@@ -96,44 +115,21 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let mut levels: Vec<Level> = lineup.clone();
     levels.sort();
     levels.dedup();
-    let mut tallies: Vec<Tally> = levels.iter().map(|_| Tally::default()).collect();
-    let slot = |l: Level| levels.iter().position(|&x| x == l).unwrap_or(0);
-    let mut table = Table::new(ruleset, args.seed);
-    let mut rng = SeededRng::new(args.seed ^ 0xA7E7A);
+    let arena = Arena {
+        ruleset: &ruleset,
+        lineup: &lineup,
+        levels: &levels,
+        seed: args.seed,
+    };
     let start = Instant::now();
-    for hand in 0..args.hands {
-        // Policy i sits at seat (i + hand) mod players.
-        let at =
-            |seat: Seat| lineup[(seat.index() + players - (hand as usize % players)) % players];
-        let mut game = table.deal(hand_seed(args.seed, hand));
-        crate::play::play_hand(&mut game, |seat, view| {
-            let level = at(seat);
-            let t0 = Instant::now();
-            let action = level.policy().decide(view, &view.legal, &mut rng);
-            let ns = t0.elapsed().as_nanos();
-            let tally = &mut tallies[slot(level)];
-            tally.decisions += 1;
-            tally.decide_ns += ns;
-            tally.latencies.push(ns.min(u128::from(u32::MAX)) as u32);
-            action
-        })
-        .with_context(|| format!("hand {hand}"))?;
-        let settlement = table.finish(&game)?;
-        for w in game.wins() {
-            tallies[slot(at(w.seat))].wins += 1;
-            if let Some(from) = w.from {
-                tallies[slot(at(from))].deal_ins += 1;
-            }
-        }
-        for (i, &level) in levels.iter().enumerate() {
-            let seats: Vec<Seat> = game.table_seats().filter(|&s| at(s) == level).collect();
-            let sum: i64 = seats.iter().map(|&s| settlement.deltas[s]).sum();
-            tallies[i]
-                .per_hand
-                .push(sum as f64 / seats.len().max(1) as f64);
+    let tables = args.parallel.run(args.hands, |part| arena.play(part))?;
+    let elapsed = start.elapsed().as_secs_f64();
+    let mut tallies: Vec<Tally> = levels.iter().map(|_| Tally::default()).collect();
+    for table in tables {
+        for (total, t) in tallies.iter_mut().zip(table) {
+            total.append(t);
         }
     }
-    let elapsed = start.elapsed().as_secs_f64();
     let reports = levels
         .iter()
         .zip(tallies.iter_mut())
@@ -150,6 +146,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         ruleset: id.to_string(),
         seed: args.seed,
         hands: args.hands,
+        tables: args.parallel.parts(args.hands).len() as u64,
         seats: lineup.iter().map(ToString::to_string).collect(),
         levels: reports,
         elapsed_s: elapsed,
@@ -159,7 +156,62 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             0.0
         },
     };
-    print_report(&report, args.json)
+    print_report(&report, args.parallel.threads(), args.json)
+}
+
+/// What every table of a run shares.
+struct Arena<'a> {
+    ruleset: &'a Ruleset,
+    lineup: &'a [Level],
+    /// The distinct levels, in order: the tallies' order.
+    levels: &'a [Level],
+    seed: u64,
+}
+
+impl Arena<'_> {
+    /// Plays one table's hands; one tally per level.
+    fn play(&self, part: &Part) -> anyhow::Result<Vec<Tally>> {
+        let players = self.lineup.len();
+        let slot = |l: Level| self.levels.iter().position(|&x| x == l).unwrap_or(0);
+        let mut tallies: Vec<Tally> = self.levels.iter().map(|_| Tally::default()).collect();
+        let table_seed = part.table_seed(self.seed);
+        let mut table = Table::new(self.ruleset.clone(), table_seed);
+        let mut rng = SeededRng::new(table_seed ^ 0xA7E7A);
+        for hand in part.hands.clone() {
+            // Policy i sits at seat (i + hand) mod players.
+            let at = |seat: Seat| {
+                self.lineup[(seat.index() + players - (hand as usize % players)) % players]
+            };
+            let mut game = table.deal(hand_seed(self.seed, hand));
+            crate::play::play_hand(&mut game, |seat, view| {
+                let level = at(seat);
+                let t0 = Instant::now();
+                let action = level.policy().decide(view, &view.legal, &mut rng);
+                let ns = t0.elapsed().as_nanos();
+                let tally = &mut tallies[slot(level)];
+                tally.decisions += 1;
+                tally.decide_ns += ns;
+                tally.latencies.push(ns.min(u128::from(u32::MAX)) as u32);
+                action
+            })
+            .with_context(|| format!("hand {hand}"))?;
+            let settlement = table.finish(&game)?;
+            for w in game.wins() {
+                tallies[slot(at(w.seat))].wins += 1;
+                if let Some(from) = w.from {
+                    tallies[slot(at(from))].deal_ins += 1;
+                }
+            }
+            for (i, &level) in self.levels.iter().enumerate() {
+                let seats: Vec<Seat> = game.table_seats().filter(|&s| at(s) == level).collect();
+                let sum: i64 = seats.iter().map(|&s| settlement.deltas[s]).sum();
+                tallies[i]
+                    .per_hand
+                    .push(sum as f64 / seats.len().max(1) as f64);
+            }
+        }
+        Ok(tallies)
+    }
 }
 
 fn level_report(level: Level, seats: usize, hands: u64, t: &mut Tally) -> LevelReport {
@@ -195,13 +247,14 @@ fn level_report(level: Level, seats: usize, hands: u64, t: &mut Tally) -> LevelR
     }
 }
 
-fn print_report(r: &Report, json: bool) -> anyhow::Result<()> {
+fn print_report(r: &Report, threads: usize, json: bool) -> anyhow::Result<()> {
     println!(
-        "ruleset {}  seed {}  hands {}  seats {}",
+        "ruleset {}  seed {}  hands {}  seats {}  tables {}  threads {threads}",
         r.ruleset,
         r.seed,
         r.hands,
-        r.seats.join(",")
+        r.seats.join(","),
+        r.tables
     );
     for l in &r.levels {
         println!(

@@ -18,6 +18,7 @@ mod db;
 mod health;
 mod lines;
 mod loadtest;
+mod parallel;
 mod play;
 mod replay;
 mod score;

@@ -414,3 +414,77 @@ fn db_status_reads_db_migrate_creates_and_bad_urls_are_refused() {
     assert!(!said.contains("s3cret"), "{said}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `v` without its timings, at any depth (rates `*_per_s` and `elapsed_*`).
+fn strip_timings(v: &mut Value) {
+    match v {
+        Value::Object(obj) => {
+            obj.retain(|k, _| !k.ends_with("_per_s") && !k.starts_with("elapsed_"));
+            obj.values_mut().for_each(strip_timings);
+        }
+        Value::Array(items) => items.iter_mut().for_each(strip_timings),
+        _ => {}
+    }
+}
+
+#[test]
+fn self_play_gives_the_same_statistics_on_any_number_of_threads() {
+    let simulate = [
+        "simulate",
+        "--ruleset",
+        "sichuan-xuezhan-9",
+        "--hands",
+        "45",
+        "--seed",
+        "4",
+        "--table-hands",
+        "7",
+        "--json",
+    ];
+    let arena = [
+        "arena",
+        "--ruleset",
+        "guangdong",
+        "--hands",
+        "30",
+        "--seats",
+        "strong,basic,random,basic",
+        "--seed",
+        "4",
+        "--table-hands",
+        "7",
+        "--json",
+    ];
+    for (args, tables) in [(&simulate[..], 7), (&arena[..], 5)] {
+        let runs: Vec<Value> = ["1", "2", "5"]
+            .iter()
+            .map(|threads| {
+                let mut all = args.to_vec();
+                all.extend(["--threads", threads]);
+                let mut report = run_json(&all);
+                strip_timings(&mut report);
+                report
+            })
+            .collect();
+        assert_eq!(runs[0]["tables"], tables, "{}", runs[0]);
+        assert_eq!(runs[0], runs[1], "one thread against two: {}", args[0]);
+        assert_eq!(runs[0], runs[2], "one thread against five: {}", args[0]);
+    }
+    // A run no longer than a table is one table, and only such a run writes a table record.
+    let mut one_table = simulate.to_vec();
+    one_table[8] = "45";
+    let mut whole = run_json(&one_table);
+    strip_timings(&mut whole);
+    assert_eq!(whole["tables"], 1);
+    let out = mahjong()
+        .args(simulate)
+        .args(["--table-record", "/dev/null"])
+        .output()
+        .expect("runs");
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("--table-record writes one table"),
+        "{stderr}"
+    );
+}
