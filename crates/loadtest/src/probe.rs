@@ -31,6 +31,10 @@ pub struct ServerSample {
     pub hand_store_failures_total: Option<f64>,
     /// Client messages refused (`mahjong_ws_messages_refused_total`).
     pub messages_refused_total: Option<f64>,
+    /// CPU seconds used so far by the process's threads, added up by thread name (`/proc`,
+    /// the first node only): where a server's CPU goes (its runtime's workers, the SQLite
+    /// connections' threads …) without a profiler.
+    pub cpu_seconds_by_thread: BTreeMap<String, f64>,
 }
 
 /// Reads `/metrics` at `addr`, and `/proc` for `pid` where the page lacks a process figure.
@@ -54,13 +58,59 @@ pub async fn sample(addr: SocketAddr, pid: Option<u32>) -> ServerSample {
         hands_total: get("mahjong_hands_total"),
         hand_store_failures_total: get("mahjong_hand_store_failures_total"),
         messages_refused_total: get("mahjong_ws_messages_refused_total"),
+        cpu_seconds_by_thread: BTreeMap::new(),
     };
     if let Some(p) = pid.and_then(process) {
         s.rss_bytes = s.rss_bytes.or(Some(p.rss_bytes));
         s.cpu_seconds = s.cpu_seconds.or(Some(p.cpu_seconds));
         s.open_fds = s.open_fds.or(Some(p.open_fds));
     }
+    if let Some(pid) = pid {
+        s.cpu_seconds_by_thread = threads(pid);
+    }
     s
+}
+
+/// CPU seconds of each thread of process `pid`, added up by thread name.
+pub fn threads(pid: u32) -> BTreeMap<String, f64> {
+    let mut by_name = BTreeMap::new();
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return by_name;
+    };
+    for task in tasks.flatten() {
+        let Ok(stat) = std::fs::read_to_string(task.path().join("stat")) else {
+            continue;
+        };
+        if let Some((name, seconds)) = thread_cpu(&stat) {
+            *by_name.entry(name).or_insert(0.0) += seconds;
+        }
+    }
+    by_name
+}
+
+/// A thread's name and CPU seconds from its `stat` line: `tid (name) state … utime stime …`.
+fn thread_cpu(stat: &str) -> Option<(String, f64)> {
+    let (head, rest) = stat.rsplit_once(')')?;
+    let name = head.split_once('(')?.1.to_string();
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let utime: f64 = fields.get(11)?.parse().ok()?;
+    let stime: f64 = fields.get(12)?.parse().ok()?;
+    Some((name, (utime + stime) / 100.0))
+}
+
+/// CPU seconds the whole machine has spent busy so far (`/proc/stat`: every state but idle
+/// and I/O wait, over all cores); `None` off Linux.
+pub fn machine_busy_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/stat").ok()?;
+    let cpu = stat.lines().find(|l| l.starts_with("cpu "))?;
+    let ticks: Vec<f64> = cpu
+        .split_whitespace()
+        .skip(1)
+        .take(8)
+        .filter_map(|v| v.parse().ok())
+        .collect();
+    let idle = ticks.get(3)? + ticks.get(4)?;
+    Some((ticks.iter().sum::<f64>() - idle) / 100.0)
 }
 
 /// The figures of every node at `nodes` added up (the first node's process is `pid`): the
@@ -99,6 +149,12 @@ impl ServerSample {
             &mut self.messages_refused_total,
             other.messages_refused_total,
         );
+        for (name, seconds) in &other.cpu_seconds_by_thread {
+            *self
+                .cpu_seconds_by_thread
+                .entry(name.clone())
+                .or_insert(0.0) += seconds;
+        }
     }
 }
 
@@ -170,6 +226,19 @@ mod tests {
         let v = parse(page);
         assert_eq!(v.get("mahjong_rooms"), Some(&3.0));
         assert_eq!(v.get("process_cpu_seconds_total"), Some(&1.5));
+    }
+
+    #[test]
+    fn reads_a_thread_name_with_spaces_and_parentheses() {
+        let stat = "4242 (tokio (rt) w) S 1 2 3 4 5 6 7 8 9 10 250 50 0 0 20 0 1";
+        assert_eq!(thread_cpu(stat), Some(("tokio (rt) w".to_string(), 3.0)));
+    }
+
+    #[test]
+    fn reads_own_threads_and_the_machine() {
+        let mine = threads(std::process::id());
+        assert!(!mine.is_empty());
+        assert!(machine_busy_seconds().is_some_and(|s| s > 0.0));
     }
 
     #[test]

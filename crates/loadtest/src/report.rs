@@ -159,6 +159,14 @@ pub struct ServerFigures {
     pub takeover_actions: Option<f64>,
     /// Hands it stored in the steady state.
     pub hands_stored: Option<f64>,
+    /// CPU microseconds per action by thread name (the first node's process, given by
+    /// `--server-pid`): which of the server's threads spend its CPU.
+    pub cpu_us_per_action_by_thread: BTreeMap<String, f64>,
+    /// Cores the rest of the machine kept busy in the steady state: every core's busy time
+    /// less the server's (given by `--server-pid`) and the load generator's. Near zero on a
+    /// quiet machine; anything else (a build, a server left over from an earlier run) competes
+    /// with both and makes latencies incomparable across runs.
+    pub other_cores: Option<f64>,
 }
 
 /// A game run and a baseline run under the same load.
@@ -315,11 +323,24 @@ impl fmt::Display for Report {
             opt(s.takeover_actions, 0),
             opt(s.hands_stored, 0),
         )?;
+        if !s.cpu_us_per_action_by_thread.is_empty() {
+            let threads: Vec<String> = s
+                .cpu_us_per_action_by_thread
+                .iter()
+                .map(|(name, us)| format!("{name} {us:.1}"))
+                .collect();
+            writeln!(
+                f,
+                "  server CPU per action by thread (µs): {}",
+                threads.join(", ")
+            )?;
+        }
         write!(
             f,
-            "  load generator: CPU {} s, RSS {} MiB",
+            "  load generator: CPU {} s, RSS {} MiB; the rest of the machine {} cores",
             opt(self.loadgen_cpu_seconds, 2),
-            opt(self.loadgen_rss_bytes.map(|b| b / 1048576.0), 1)
+            opt(self.loadgen_rss_bytes.map(|b| b / 1048576.0), 1),
+            opt(s.other_cores, 2)
         )
     }
 }

@@ -128,6 +128,7 @@ pub async fn run(options: &Options, target: Target) -> Result<Report, LoadError>
     stats.reset_histograms();
     let before = stats.counters.values();
     let own_before = probe::own_process();
+    let machine_before = probe::machine_busy_seconds();
     let start = probe::sample_nodes(&nodes, pid).await;
     let steady = Instant::now();
     let end = steady + Duration::from_secs_f64(options.seconds);
@@ -139,6 +140,7 @@ pub async fn run(options: &Options, target: Target) -> Result<Report, LoadError>
     let after = stats.counters.values();
     let (recipient, last, ack) = stats.histograms();
     let own_after = probe::own_process();
+    let machine_after = probe::machine_busy_seconds();
     let end_sample = probe::sample_nodes(&nodes, pid).await;
 
     // Close every socket cleanly.
@@ -163,7 +165,17 @@ pub async fn run(options: &Options, target: Target) -> Result<Report, LoadError>
             0.0
         }
     };
-    let server = figures(idle, start, end_sample, before.open, actions, seconds);
+    let loadgen_cpu_seconds = match (own_before, own_after) {
+        (Some(a), Some(b)) => Some(b.cpu_seconds - a.cpu_seconds),
+        _ => None,
+    };
+    let mut server = figures(idle, start, end_sample, before.open, actions, seconds);
+    server.other_cores = match (machine_before, machine_after, server.cpu_seconds) {
+        (Some(a), Some(b), Some(own)) if seconds > 0.0 && pid.is_some() => {
+            Some(((b - a) - own - loadgen_cpu_seconds.unwrap_or(0.0)).max(0.0) / seconds)
+        }
+        _ => None,
+    };
     Ok(Report {
         target: target.name().into(),
         addr: nodes
@@ -212,10 +224,7 @@ pub async fn run(options: &Options, target: Target) -> Result<Report, LoadError>
         tables_closed: total.tables_closed,
         policy_fallbacks: total.fallbacks,
         server,
-        loadgen_cpu_seconds: match (own_before, own_after) {
-            (Some(a), Some(b)) => Some(b.cpu_seconds - a.cpu_seconds),
-            _ => None,
-        },
+        loadgen_cpu_seconds,
         loadgen_rss_bytes: own_after.map(|p| p.rss_bytes),
         deadline_hit,
     })
@@ -234,6 +243,19 @@ fn figures(
         _ => None,
     };
     let cpu_seconds = delta(|s| s.cpu_seconds);
+    let cpu_us_per_action_by_thread = end
+        .cpu_seconds_by_thread
+        .iter()
+        .filter(|_| actions > 0)
+        .map(|(name, after)| {
+            let before = start
+                .cpu_seconds_by_thread
+                .get(name)
+                .copied()
+                .unwrap_or(0.0);
+            (name.clone(), (after - before) * 1e6 / actions as f64)
+        })
+        .collect();
     let rss_bytes_per_socket = match (idle.rss_bytes, end.rss_bytes) {
         (Some(a), Some(b)) if sockets > 0 => Some((b - a) / sockets as f64),
         _ => None,
@@ -248,6 +270,8 @@ fn figures(
         actions: delta(|s| s.actions_total),
         takeover_actions: delta(|s| s.takeover_actions_total),
         hands_stored: delta(|s| s.hands_total),
+        cpu_us_per_action_by_thread,
+        other_cores: None,
         idle,
         start,
         end,

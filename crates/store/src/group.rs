@@ -10,7 +10,7 @@ use tokio::sync::{mpsc, oneshot};
 use crate::log::TableRows;
 use crate::model::LoggedAction;
 use crate::ownership::Claim;
-use crate::{Store, StoreError};
+use crate::{Backend, Store, StoreError};
 
 /// Appends taken into one transaction at most: a bound on a batch's statement count, so one
 /// commit never holds the writer for long.
@@ -29,6 +29,41 @@ pub(crate) struct Append {
 /// The handle rooms' appends go through.
 pub(crate) type Appends = mpsc::Sender<Append>;
 
+impl Backend {
+    /// The group writer's own connection: a pool of one, opened on the same settings as this
+    /// pool's connections. On SQLite, a connection's page cache is dropped whenever another
+    /// connection committed since it last read, and a pooled writer lands on a different
+    /// connection batch after batch: it re-read the log's pages from the file at every commit
+    /// (most of the SQLite thread's reads under load). Kept on one connection, the writer's
+    /// cache stays warm between the few other writes. An in-memory SQLite database lives in
+    /// its one connection, so there the writer shares the pool.
+    fn writer(&self) -> Backend {
+        match self {
+            Backend::Postgres(pool) => Backend::Postgres(
+                pool.options()
+                    .clone()
+                    .max_connections(1)
+                    .min_connections(0)
+                    .connect_lazy_with(pool.connect_options().as_ref().clone()),
+            ),
+            Backend::Sqlite(pool) => {
+                let options = pool.connect_options();
+                let file = options.get_filename().to_string_lossy();
+                if file.is_empty() || file.contains(":memory:") {
+                    return self.clone();
+                }
+                Backend::Sqlite(
+                    pool.options()
+                        .clone()
+                        .max_connections(1)
+                        .min_connections(0)
+                        .connect_lazy_with(options.as_ref().clone()),
+                )
+            }
+        }
+    }
+}
+
 impl Store {
     /// This store with its action-log appends grouped into shared transactions by a writer
     /// task on the current tokio runtime. The writer ends when the last clone of the returned
@@ -36,7 +71,7 @@ impl Store {
     pub fn with_group_commit(mut self) -> Store {
         let (tx, rx) = mpsc::channel(QUEUE);
         let writer = Store {
-            backend: self.backend.clone(),
+            backend: self.backend.writer(),
             appends: None,
         };
         tokio::spawn(writer.write_appends(rx));
