@@ -258,6 +258,9 @@ pub fn waits(c: &TileCounts, melds: u8, forms: Forms) -> TileSet {
 }
 
 /// Waits with wild tiles (slower: a distance query per candidate).
+///
+/// As in [`waits`], a kind the hand already holds four of is never a wait: no fifth copy
+/// exists, and the distances of a count above four are unspecified.
 pub fn waits_with_wilds(c: &TileCounts, wilds: u8, melds: u8, forms: Forms) -> TileSet {
     if wilds == 0 {
         return waits(c, melds, forms);
@@ -265,6 +268,9 @@ pub fn waits_with_wilds(c: &TileCounts, wilds: u8, melds: u8, forms: Forms) -> T
     let mut out = TileSet::EMPTY;
     let mut h = *c;
     for t in Tile::playing() {
+        if h.get(t) >= 4 {
+            continue;
+        }
         h.add(t);
         if distance(&h, melds, forms) <= wilds {
             out.insert(t);
