@@ -107,10 +107,10 @@ fn pack_reversed(d: &Distances) -> Packed {
 #[inline(always)]
 fn min_lanes(x: Packed, y: Packed) -> Packed {
     // Per lane 32 + x - y, which never borrows from the next lane: the guard bit stays set
-    // exactly when x >= y.
-    let ge = (x | GUARD).wrapping_sub(y) & GUARD;
-    let take_y = (ge >> 5).wrapping_mul(63);
-    x ^ ((x ^ y) & take_y)
+    // exactly when x >= y, and then the five bits below it are x - y, which is taken off x.
+    let diff = (x | GUARD).wrapping_sub(y);
+    let ge = diff & GUARD;
+    x.wrapping_sub(diff & (ge - (ge >> 5)))
 }
 
 /// Min-plus combination of two suits' distance vectors: lane `2m + p` of the result is the best
@@ -128,8 +128,9 @@ pub(crate) fn combine(a: Packed, b: Packed) -> Packed {
         let row = if i % 2 == 0 { b } else { b_even };
         let shift = LANE * i;
         let below = CAPS & ((1 << shift) - 1);
-        let ai = (a >> shift) & 63;
-        let sums = ((row << shift) | below).wrapping_add(ai.wrapping_mul(ONES));
+        // Entry i of `a` in lanes i and up (the lanes below are `below`).
+        let ai = (a & (63 << shift)).wrapping_mul(ONES);
+        let sums = ((row << shift) | below).wrapping_add(ai);
         acc = min_lanes(acc, sums);
     }
     acc
