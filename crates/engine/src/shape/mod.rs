@@ -25,7 +25,7 @@ pub use decompose::{Decomposition, Set, decompositions};
 
 use crate::tile::Tile;
 use crate::tiles::{TileCounts, TileSet};
-use table::{Distances, FAR, POW5, combine, tables};
+use table::{FAR, POW5, Packed, UNREACHABLE, combine, finish, tables};
 
 /// A set of winning shapes.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
@@ -53,12 +53,32 @@ impl Forms {
 
 /// A table entry; a key outside the table (a count above four, which no real hand has) reads as
 /// "far from everything" instead of panicking.
-#[inline]
-fn lookup(table: &[Distances], key: u32) -> Distances {
-    table
-        .get(key as usize)
-        .copied()
-        .unwrap_or([FAR; table::TARGETS])
+#[inline(always)]
+fn lookup(table: &[Packed], key: u32) -> Packed {
+    table.get(key as usize).copied().unwrap_or(UNREACHABLE)
+}
+
+/// Eight counts from `at`, one per byte (the first in the lowest), read as one word.
+#[inline(always)]
+fn eight(c: &TileCounts, at: usize) -> u64 {
+    let mut bytes = [0u8; 8];
+    if let Some(src) = c.0.get(at..at + 8) {
+        bytes.copy_from_slice(src);
+    }
+    u64::from_le_bytes(bytes)
+}
+
+/// The base-5 number of eight digits held one per byte (the lowest digit in the lowest byte):
+/// neighbouring digits are merged pairwise, then the pairs, then the halves, so three
+/// multiply-adds on the whole word replace eight one at a time. Digits up to 255 cannot
+/// overflow (the result stays below 2^32).
+#[inline(always)]
+fn base5(x: u64) -> u32 {
+    const BYTES: u64 = 0x00ff_00ff_00ff_00ff;
+    const HALVES: u64 = 0x0000_ffff_0000_ffff;
+    let pairs = (x & BYTES) + ((x >> 8) & BYTES) * 5;
+    let quads = (pairs & HALVES) + ((pairs >> 16) & HALVES) * 25;
+    ((quads & 0xffff_ffff) + (quads >> 32) * 625) as u32
 }
 
 /// Per-suit keys of a hand: the base-5 pattern number of each numbered suit and the honors.
@@ -69,26 +89,17 @@ struct Keys {
 }
 
 impl Keys {
-    #[inline]
+    #[inline(always)]
     fn of(c: &TileCounts) -> Keys {
-        let mut suit = [0u32; 3];
-        for (s, key) in suit.iter_mut().enumerate() {
-            let base = 9 * s;
-            let mut k = 0u32;
-            for r in (0..9).rev() {
-                k = k * 5 + u32::from(c.0[base + r]);
-            }
-            *key = k;
-        }
-        let mut honor = 0u32;
-        for r in (0..7).rev() {
-            honor = honor * 5 + u32::from(c.0[27 + r]);
-        }
+        let suit =
+            [0, 9, 18].map(|base| base5(eight(c, base)) + u32::from(c.0[base + 8]) * POW5[8]);
+        // The honors are the last seven counts: the word of the last eight, less its first.
+        let honor = base5(eight(c, 26) >> 8);
         Keys { suit, honor }
     }
 
-    #[inline]
-    fn distances(&self) -> [Distances; 4] {
+    #[inline(always)]
+    fn distances(&self) -> [Packed; 4] {
         let t = tables();
         [
             lookup(&t.suit, self.suit[0]),
@@ -99,21 +110,12 @@ impl Keys {
     }
 }
 
-/// Fewest tiles to add to the concealed `counts` so that they hold `sets` sets and a pair.
+/// Fewest tiles to add to the concealed `counts` so that they hold `sets` sets and a pair: the
+/// three suits combined word-wide, then the honors (see `table`).
 #[inline]
 fn standard_distance(c: &TileCounts, sets: u8) -> u8 {
     let [a, b, s, z] = Keys::of(c).distances();
-    let ab = combine(&a, &b);
-    let abs = combine(&ab, &s);
-    let sets = usize::from(sets.min(4));
-    let mut best = u8::MAX;
-    for mz in 0..=sets {
-        for pz in 0..=1usize {
-            let d = abs[2 * (sets - mz) + (1 - pz)].saturating_add(z[2 * mz + pz]);
-            best = best.min(d);
-        }
-    }
-    best.min(FAR)
+    finish(combine(combine(a, b), s), z, usize::from(sets))
 }
 
 /// Fewest tiles to add so that the hand holds a complete shape of one of `forms`.
@@ -121,6 +123,14 @@ fn distance(c: &TileCounts, melds: u8, forms: Forms) -> u8 {
     let mut best = FAR;
     if forms.contains(Forms::STANDARD) && melds <= 4 {
         best = best.min(standard_distance(c, 4 - melds));
+        // Every form needs 14 - 3·melds concealed tiles, so none is closer than the tiles still
+        // missing: a ready hand (and a complete one) needs no other form.
+        if best <= 1 {
+            let needed = 14u32.saturating_sub(3 * u32::from(melds));
+            if u32::from(best) + c.total() <= needed {
+                return best;
+            }
+        }
     }
     if melds == 0 {
         if forms.contains(Forms::SEVEN_PAIRS) {
@@ -136,7 +146,7 @@ fn distance(c: &TileCounts, melds: u8, forms: Forms) -> u8 {
     best
 }
 
-/// Builds the shape tables now instead of at the first win check or shanten: about 22 MB,
+/// Builds the shape tables now instead of at the first win check or shanten: about 18 MB,
 /// built once per process. A server calls it at start so that its first hand does not wait
 /// for them and their memory is the process's own, not counted against its first tables.
 pub fn prepare() {
@@ -258,6 +268,9 @@ pub fn waits(c: &TileCounts, melds: u8, forms: Forms) -> TileSet {
 }
 
 /// Waits with wild tiles (slower: a distance query per candidate).
+///
+/// As in [`waits`], a kind the hand already holds four of is never a wait: no fifth copy
+/// exists, and the distances of a count above four are unspecified.
 pub fn waits_with_wilds(c: &TileCounts, wilds: u8, melds: u8, forms: Forms) -> TileSet {
     if wilds == 0 {
         return waits(c, melds, forms);
@@ -265,6 +278,9 @@ pub fn waits_with_wilds(c: &TileCounts, wilds: u8, melds: u8, forms: Forms) -> T
     let mut out = TileSet::EMPTY;
     let mut h = *c;
     for t in Tile::playing() {
+        if h.get(t) >= 4 {
+            continue;
+        }
         h.add(t);
         if distance(&h, melds, forms) <= wilds {
             out.insert(t);

@@ -125,6 +125,21 @@ fn wilds_fill_missing_tiles() {
     );
 }
 
+/// A kind held four times is never a wait, wilds or not: 33335566s6677z and a wild listed 3s
+/// (on the way to word-wide seven pairs), because adding a fifth 3s made seven pairs of it (two pairs and an odd tile).
+#[test]
+fn no_fifth_copy_is_a_wait_with_wilds() {
+    let c = counts("33335566s6677z");
+    let all = Forms::STANDARD
+        .with(Forms::SEVEN_PAIRS)
+        .with(Forms::THIRTEEN_ORPHANS)
+        .with(Forms::KNITTED);
+    let three = parse_tiles("3s").expect("ok")[0];
+    let w = waits_with_wilds(&c, 1, 0, all);
+    assert!(w.len() > 30, "any drawn tile pairs with the wild: {w:?}");
+    assert!(!w.contains(three), "{w:?}");
+}
+
 #[test]
 fn decompositions_enumerate_every_reading() {
     let d = decompositions(&counts("11122233344m"));
