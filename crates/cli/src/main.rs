@@ -35,6 +35,7 @@ use clap::{Parser, Subcommand};
 /// every size; under glibc's malloc the resident size kept climbing with the rooms ever made
 /// (1.28× from 2,000 to 10,000 rooms at a steady 2,000 alive), under jemalloc it stays flat
 /// (1.06×) and falls back when the rooms close (docs/PERFORMANCE.md, the soak).
+#[cfg(feature = "jemalloc")]
 #[global_allocator]
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 

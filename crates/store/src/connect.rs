@@ -134,6 +134,7 @@ impl Store {
         let store = Store {
             backend,
             appends: None,
+            writer: None,
         };
         if writes {
             store.migrate().await?;

@@ -70,12 +70,15 @@ impl Store {
     /// store is dropped. Other writes and every read are unchanged.
     pub fn with_group_commit(mut self) -> Store {
         let (tx, rx) = mpsc::channel(QUEUE);
+        let backend = self.backend.writer();
         let writer = Store {
-            backend: self.backend.writer(),
+            backend: backend.clone(),
             appends: None,
+            writer: None,
         };
         tokio::spawn(writer.write_appends(rx));
         self.appends = Some(tx);
+        self.writer = Some(backend);
         self
     }
 

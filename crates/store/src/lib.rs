@@ -48,6 +48,8 @@ pub struct Store {
     backend: Backend,
     /// Where action-log appends go when they are grouped ([`Store::with_group_commit`]).
     appends: Option<group::Appends>,
+    /// The group writer's own connection, closed with the store's.
+    writer: Option<Backend>,
 }
 
 #[derive(Clone, Debug)]
@@ -97,6 +99,11 @@ impl Store {
 
     /// Closes every connection; later calls fail.
     pub async fn close(&self) {
-        on_backend!(self, pool => pool.close().await)
+        on_backend!(self, pool => pool.close().await);
+        match &self.writer {
+            Some(Backend::Postgres(pool)) => pool.close().await,
+            Some(Backend::Sqlite(pool)) => pool.close().await,
+            None => {}
+        }
     }
 }

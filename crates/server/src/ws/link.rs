@@ -172,7 +172,7 @@ impl Link {
                     Err(ErrorCode::TableClosed)
                 }
             }
-            Link::Elsewhere(remote) => remote.act(id, action).await,
+            Link::Elsewhere(remote) => Box::pin(remote.act(id, action)).await,
         }
     }
 
@@ -185,7 +185,7 @@ impl Link {
                 })
                 .await;
             }
-            Link::Elsewhere(remote) => remote.leave().await,
+            Link::Elsewhere(remote) => Box::pin(remote.leave()).await,
         }
     }
 

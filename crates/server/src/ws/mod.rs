@@ -90,26 +90,28 @@ pub async fn watch(
 }
 
 async fn spectate(state: AppState, table: Option<TableId>, mut socket: WebSocket, conn: u64) {
-    let (target, token) = match hello(&state, table.clone(), &mut socket).await {
+    let (target, token) = match Box::pin(hello(&state, table.clone(), &mut socket)).await {
         Ok((_, target, _, token)) => (target, token),
-        Err(refusal) => return refuse(&mut socket, refusal).await,
+        Err(refusal) => return Box::pin(refuse(&mut socket, refusal)).await,
     };
     if let Some(table) = &table {
-        match crate::tournaments::withheld(&state, table).await {
+        match Box::pin(crate::tournaments::withheld(&state, table)).await {
             Ok(false) => {}
             Ok(true) => {
                 let why = "a duplicate tournament table is watched once its round is over";
-                return refuse(&mut socket, (ErrorCode::NotWatchable, why.into())).await;
+                return Box::pin(refuse(&mut socket, (ErrorCode::NotWatchable, why.into()))).await;
             }
-            Err(e) => return refuse(&mut socket, (ErrorCode::Internal, e.to_string())).await,
+            Err(e) => {
+                return Box::pin(refuse(&mut socket, (ErrorCode::Internal, e.to_string()))).await;
+            }
         }
     }
     let (tx, mut rx) = mpsc::channel::<(Instant, Arc<str>)>(OUTBOX * 4);
-    let Some(room) = Link::watch(target, conn, tx).await else {
-        return refuse(
+    let Some(room) = Box::pin(Link::watch(target, conn, tx)).await else {
+        return Box::pin(refuse(
             &mut socket,
             (ErrorCode::TableClosed, "the table is closed".into()),
-        )
+        ))
         .await;
     };
     let (mut sink, mut stream) = socket.split();
@@ -162,7 +164,7 @@ async fn spectate(state: AppState, table: Option<TableId>, mut socket: WebSocket
             },
         }
     }
-    room.close(None, conn).await;
+    Box::pin(room.close(None, conn)).await;
     let _ = sink.close().await;
 }
 
@@ -272,13 +274,18 @@ async fn session(state: AppState, table: Option<TableId>, socket: WebSocket, con
     metrics.connections_open.fetch_sub(1, Ordering::Relaxed);
 }
 
+/// A seat's connection for as long as it lives. What it awaits once (`hello`'s store reads,
+/// finding and joining the room, a refusal, the goodbye) is boxed: inline, the largest of those
+/// futures sized the connection's task for its whole life (about 7 KiB a socket, measured
+/// with massif), though the loop never needs it.
 async fn play(state: AppState, table: Option<TableId>, mut socket: WebSocket, conn: u64) {
-    let (player, target, last_seq, token) = match hello(&state, table, &mut socket).await {
+    let (player, target, last_seq, token) = match Box::pin(hello(&state, table, &mut socket)).await
+    {
         Ok(x) => x,
-        Err(refusal) => return refuse(&mut socket, refusal).await,
+        Err(refusal) => return Box::pin(refuse(&mut socket, refusal)).await,
     };
     let (tx, mut rx) = mpsc::channel::<Arc<str>>(OUTBOX);
-    let (room, seat) = match Link::seat(target, &player, last_seq, conn, tx).await {
+    let (room, seat) = match Box::pin(Link::seat(target, &player, last_seq, conn, tx)).await {
         Ok(linked) => linked,
         Err(Some(code)) => {
             let why = match code {
@@ -288,13 +295,13 @@ async fn play(state: AppState, table: Option<TableId>, mut socket: WebSocket, co
                 ErrorCode::NotSeated => "you have no seat at this table",
                 _ => "the table could not be reached",
             };
-            return refuse(&mut socket, (code, why.into())).await;
+            return Box::pin(refuse(&mut socket, (code, why.into()))).await;
         }
         Err(None) => {
-            return refuse(
+            return Box::pin(refuse(
                 &mut socket,
                 (ErrorCode::TableClosed, "the table is closed".into()),
-            )
+            ))
             .await;
         }
     };
@@ -400,7 +407,7 @@ async fn play(state: AppState, table: Option<TableId>, mut socket: WebSocket, co
             }
         }
     }
-    room.close(Some(player), conn).await;
+    Box::pin(room.close(Some(player), conn)).await;
     match close {
         Some((code, reason)) => {
             let _ = sink.send(closing(code, reason)).await;
