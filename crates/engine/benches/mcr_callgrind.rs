@@ -32,8 +32,8 @@ const KERNELS: [&str; 3] = ["loop", "score", "line"];
 
 /// The golden file's non-blank lines.
 fn golden_lines() -> Vec<String> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../conformance/mcr/golden_public.jsonl");
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../conformance/mcr/golden_public.jsonl");
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     text.lines()
