@@ -323,13 +323,20 @@ pub enum TileParseError {
 /// [`TileParseError`] naming the input and the first bad character, rank or group.
 pub fn parse_tiles(input: &str) -> Result<Vec<Tile>, TileParseError> {
     let mut out = Vec::with_capacity(input.len());
-    let mut pending: Vec<u8> = Vec::new();
+    // The digits waiting for their suit letter: those of `input[group..]`, whitespace aside.
+    let mut group: Option<usize> = None;
+    let digits = |from: usize, to: usize| {
+        input[from..to]
+            .bytes()
+            .filter(u8::is_ascii_digit)
+            .map(|d| d - b'0')
+    };
     for (at, c) in input.char_indices() {
         if c.is_whitespace() {
             continue;
         }
-        if let Some(d) = c.to_digit(10) {
-            pending.push(d as u8);
+        if c.is_ascii_digit() {
+            group.get_or_insert(at);
             continue;
         }
         let suit = match Suit::from_letter(c) {
@@ -348,14 +355,14 @@ pub fn parse_tiles(input: &str) -> Result<Vec<Tile>, TileParseError> {
                 });
             }
         };
-        if pending.is_empty() {
+        let Some(from) = group.take() else {
             return Err(TileParseError::EmptyGroup {
                 input: input.to_owned(),
                 suit: c,
                 at,
             });
-        }
-        for &rank in &pending {
+        };
+        for rank in digits(from, at) {
             let tile = Tile::new(suit, rank).ok_or(TileParseError::BadRank {
                 input: input.to_owned(),
                 rank,
@@ -363,13 +370,13 @@ pub fn parse_tiles(input: &str) -> Result<Vec<Tile>, TileParseError> {
             })?;
             out.push(tile);
         }
-        pending.clear();
     }
-    if !pending.is_empty() {
-        let digits = pending.iter().map(|d| char::from(b'0' + d)).collect();
+    if let Some(from) = group {
         return Err(TileParseError::MissingSuit {
             input: input.to_owned(),
-            digits,
+            digits: digits(from, input.len())
+                .map(|d| char::from(b'0' + d))
+                .collect(),
         });
     }
     Ok(out)

@@ -101,13 +101,119 @@ impl ScoreInput {
     /// # Errors
     /// [`InputError`] for bad notation, melds or flags.
     pub fn to_hand(&self) -> Result<McrHand, InputError> {
-        let concealed_tiles = parse_tiles(&self.concealed)?;
+        LineFields {
+            id: LineId::Number(0),
+            concealed: &self.concealed,
+            melds: self
+                .melds
+                .iter()
+                .map(|m| MeldFields {
+                    kind: &m.kind,
+                    tiles: &m.tiles,
+                    concealed: m.concealed,
+                })
+                .collect(),
+            win_tile: &self.win_tile,
+            self_drawn: self.self_drawn,
+            last_of_kind: self.last_of_kind,
+            kong_win: self.kong_win,
+            last_tile: self.last_tile,
+            seat_wind: self.seat_wind,
+            round_wind: self.round_wind,
+            flowers: self.flowers,
+        }
+        .to_hand()
+    }
+}
+
+/// A line as `score_text` reads it first: [`ScoreInput`] with its text borrowed from the line
+/// instead of copied, and an id that is a number or a string without escapes. A line this does
+/// not read (an escaped string, an odd id, any mistake) is read again as a [`ScoreInput`], whose
+/// answer and errors are the format's; a line this reads, that one reads alike.
+#[derive(Deserialize)]
+struct LineFields<'a> {
+    #[serde(borrow)]
+    id: LineId<'a>,
+    concealed: &'a str,
+    #[serde(default, borrow)]
+    melds: Vec<MeldFields<'a>>,
+    win_tile: &'a str,
+    #[serde(default)]
+    self_drawn: bool,
+    #[serde(default)]
+    last_of_kind: bool,
+    #[serde(default)]
+    kong_win: bool,
+    #[serde(default)]
+    last_tile: bool,
+    seat_wind: Wind,
+    round_wind: Wind,
+    #[serde(default)]
+    flowers: u8,
+}
+
+/// [`ScoreMeld`] borrowed from the line.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MeldFields<'a> {
+    kind: &'a str,
+    tiles: &'a str,
+    #[serde(default)]
+    concealed: bool,
+}
+
+/// An [`Id`] read without buffering the value first, as an untagged enum must.
+enum LineId<'a> {
+    Text(&'a str),
+    Number(i64),
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for LineId<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = LineId<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a number or a string")
+            }
+            fn visit_i64<E: serde::de::Error>(self, n: i64) -> Result<Self::Value, E> {
+                Ok(LineId::Number(n))
+            }
+            fn visit_u64<E: serde::de::Error>(self, n: u64) -> Result<Self::Value, E> {
+                i64::try_from(n)
+                    .map(LineId::Number)
+                    .map_err(|_| E::custom("an id above i64"))
+            }
+            fn visit_borrowed_str<E: serde::de::Error>(
+                self,
+                s: &'de str,
+            ) -> Result<Self::Value, E> {
+                Ok(LineId::Text(s))
+            }
+        }
+        d.deserialize_any(Visit)
+    }
+}
+
+impl LineId<'_> {
+    fn to_id(&self) -> Id {
+        match *self {
+            LineId::Text(s) => Id::Text(s.to_owned()),
+            LineId::Number(n) => Id::Number(n),
+        }
+    }
+}
+
+impl LineFields<'_> {
+    /// The hand the line describes.
+    fn to_hand(&self) -> Result<McrHand, InputError> {
+        let concealed_tiles = parse_tiles(self.concealed)?;
         if let Some(f) = concealed_tiles.iter().find(|t| t.is_flower()) {
             return Err(InputError::Shape(format!(
                 "concealed: {f} is a flower; give flowers as a count"
             )));
         }
-        let win_tile = one_tile(&self.win_tile, "win_tile")?;
+        let win_tile = one_tile(self.win_tile, "win_tile")?;
         if win_tile.is_flower() {
             return Err(InputError::Shape("win_tile: a flower cannot win".into()));
         }
@@ -120,7 +226,7 @@ impl ScoreInput {
         let melds = self
             .melds
             .iter()
-            .map(ScoreMeld::to_meld)
+            .map(MeldFields::to_meld)
             .collect::<Result<Vec<_>, _>>()?;
         if self.kong_win && self.last_tile && self.self_drawn {
             // A replacement tile is never the wall's last draw in this format.
@@ -143,11 +249,16 @@ impl ScoreInput {
             flowers: self.flowers,
         })
     }
+
+    /// Scores the line, turning every failure into a refusal.
+    fn answer(&self) -> ScoreOutput {
+        answer(self.id.to_id(), self.to_hand())
+    }
 }
 
-impl ScoreMeld {
+impl MeldFields<'_> {
     fn to_meld(&self) -> Result<Meld, InputError> {
-        let mut tiles = parse_tiles(&self.tiles)?;
+        let mut tiles = parse_tiles(self.tiles)?;
         tiles.sort();
         let bad = |why: &str| InputError::Shape(format!("meld `{}` {why}", self.tiles));
         let first = *tiles.first().ok_or_else(|| bad("is empty"))?;
@@ -155,7 +266,7 @@ impl ScoreMeld {
             return Err(bad("holds flowers"));
         }
         let same = tiles.iter().all(|&t| t == first);
-        let kind = match (self.kind.as_str(), tiles.len()) {
+        let kind = match (self.kind, tiles.len()) {
             ("chow", 3)
                 if first.succ_in_run() == Some(tiles[1])
                     && tiles[1].succ_in_run() == Some(tiles[2]) =>
@@ -185,8 +296,12 @@ impl ScoreMeld {
 
 /// Scores one parsed line, turning every failure into a refusal.
 pub fn score_line(input: &ScoreInput) -> ScoreOutput {
-    let id = input.id.clone();
-    let hand = match input.to_hand() {
+    answer(input.id.clone(), input.to_hand())
+}
+
+/// The answer to a line with this id and hand.
+fn answer(id: Id, hand: Result<McrHand, InputError>) -> ScoreOutput {
+    let hand = match hand {
         Ok(h) => h,
         Err(e) => return ScoreOutput::refused(Some(id), e.code(), e.to_string()),
     };
@@ -212,7 +327,20 @@ pub fn score_line(input: &ScoreInput) -> ScoreOutput {
 
 /// Scores one line of text; a line that is not valid JSON of the format is refused with its id
 /// when one can be read. Shared by `mahjong score` and the server's `POST /api/score`.
+///
+/// Most lines are read once, borrowing their text ([`LineFields`]); any other line is read as a
+/// [`ScoreInput`], with the format's errors.
 pub fn score_text(line: &str) -> ScoreOutput {
+    if let Ok(fields) = serde_json::from_str::<LineFields<'_>>(line) {
+        return std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| fields.answer()))
+            .unwrap_or_else(|_| {
+                ScoreOutput::refused(
+                    Some(fields.id.to_id()),
+                    "internal_error",
+                    "the engine failed on this line".into(),
+                )
+            });
+    }
     super::answer_text(
         line,
         |i: &ScoreInput| &i.id,
@@ -230,6 +358,72 @@ impl ScoreOutput {
                 code: code.to_owned(),
                 message,
             },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The answer of the path every line took before the borrowed reading: the whole
+    /// [`ScoreInput`], with the format's errors.
+    fn read_whole(line: &str) -> ScoreOutput {
+        super::super::answer_text(
+            line,
+            |i: &ScoreInput| &i.id,
+            score_line,
+            ScoreOutput::refused,
+        )
+    }
+
+    fn check(line: &str) {
+        let got = serde_json::to_string(&score_text(line)).expect("serializes");
+        let want = serde_json::to_string(&read_whole(line)).expect("serializes");
+        assert_eq!(got, want, "{line}");
+    }
+
+    #[test]
+    fn a_line_read_borrowed_is_answered_as_read_whole() {
+        let hand = r#""concealed": "123456789m234p5s", "win_tile": "5s", "seat_wind": "E", "round_wind": "S""#;
+        for id in [
+            "7",
+            "-3",
+            "9223372036854775807",
+            "9223372036854775808",
+            "1.5",
+            "\"a\"",
+            "\"a\\\"b\"",
+            "\"\\u0031\"",
+            "null",
+            "[1]",
+            "{}",
+            "true",
+        ] {
+            check(&format!("{{\"id\": {id}, {hand}}}"));
+        }
+        for line in [
+            format!("{{\"id\": 1, {hand}, \"fans\": [{{\"name_zh\": \"x\"}}], \"total\": 3}}"),
+            format!("{{\"id\": 1, {hand}, \"flowers\": 9}}"),
+            format!("{{\"id\": 1, {hand}, \"id\": 2}}"),
+            format!("{{\"id\": 1, {hand}}} trailing"),
+            r#"{"id": 2, "concealed": "\u0031\u0032\u0033m456789m234p5s", "win_tile": "5s", "seat_wind": "E", "round_wind": "S"}"#.to_owned(),
+            r#"{"id": 3, "concealed": "1m", "win_tile": "1m", "seat_wind": "E", "round_wind": "E"}"#.to_owned(),
+            r#"{"id": 4, "concealed": "5p", "melds": [{"kind": "chow", "tiles": "234s"}, {"kind": "pung", "tiles": "555m"}, {"kind": "chow", "tiles": "234s"}, {"kind": "chow", "tiles": "234s", "concealed": false}], "win_tile": "5p", "self_drawn": true, "seat_wind": "N", "round_wind": "W"}"#.to_owned(),
+            r#"{"id": 5, "concealed": "5p", "melds": [{"kind": "chow", "tiles": "234s", "from": 1}], "win_tile": "5p", "seat_wind": "N", "round_wind": "W"}"#.to_owned(),
+            r#"{"id": 6, "concealed": "12x", "win_tile": "5p", "seat_wind": "N", "round_wind": "W"}"#.to_owned(),
+            r#"{"id": 7, "concealed": "", "win_tile": "5p", "seat_wind": "Q", "round_wind": "W"}"#.to_owned(),
+            r#"{"concealed": "1m", "win_tile": "1m", "seat_wind": "E", "round_wind": "E"}"#.to_owned(),
+            "not json".to_owned(),
+            "{}".to_owned(),
+        ] {
+            check(&line);
+        }
+        let golden = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../conformance/mcr/golden_public.jsonl");
+        let text = std::fs::read_to_string(golden).expect("the golden hands");
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            check(line);
         }
     }
 }

@@ -31,9 +31,20 @@ impl Run {
     }
 }
 
+/// The sets of `tiles` in numbered suits, in order of rank: every check below reads ranks in
+/// that order, and any subset of them keeps it.
+fn by_rank(tiles: &[Tile]) -> ArrayVec<Run, 4> {
+    let mut sets: ArrayVec<Run, 4> = tiles.iter().filter_map(|&t| Run::of(t)).collect();
+    sets.sort_unstable_by_key(|s| s.rank);
+    sets
+}
+
 /// The fans of the hand's chows (given by their lowest tiles), with `pair` the hand's pair.
 pub(super) fn chow_fans(chows: &[Tile], pair: Option<Tile>) -> ArrayVec<Fan, 4> {
-    let runs: ArrayVec<Run, 4> = chows.iter().filter_map(|&t| Run::of(t)).collect();
+    let runs = by_rank(chows);
+    if runs.len() < 2 {
+        return ArrayVec::new();
+    }
     if runs.len() == 4
         && let Some(f) = four_chows(&runs, pair)
     {
@@ -47,7 +58,10 @@ pub(super) fn chow_fans(chows: &[Tile], pair: Option<Tile>) -> ArrayVec<Fan, 4> 
 
 /// The fans of the hand's suited pungs and kongs (given by their tiles).
 pub(super) fn pung_fans(pungs: &[Tile]) -> ArrayVec<Fan, 4> {
-    let sets: ArrayVec<Run, 4> = pungs.iter().filter_map(|&t| Run::of(t)).collect();
+    let sets = by_rank(pungs);
+    if sets.len() < 2 {
+        return ArrayVec::new();
+    }
     if sets.len() == 4 && one_suit(&sets) && stepped(&sets, 1) {
         return std::iter::once(Fan::FourPureShiftedPungs).collect();
     }
@@ -68,17 +82,14 @@ fn each_suit(sets: &[Run]) -> bool {
         .all(|(i, a)| sets[i + 1..].iter().all(|b| b.suit != a.suit))
 }
 
-/// Ranks (in any order) forming r, r+step, r+2·step, ….
+/// Ranks (of sets in order of rank) forming r, r+step, r+2·step, ….
 fn stepped(sets: &[Run], step: u8) -> bool {
-    let mut ranks: ArrayVec<u8, 4> = sets.iter().map(|s| s.rank).collect();
-    ranks.sort_unstable();
-    ranks.windows(2).all(|w| w[1] == w[0] + step)
+    sets.windows(2).all(|w| w[1].rank == w[0].rank + step)
 }
 
+/// The ranks of three sets in order of rank are `want`.
 fn ranks_are(sets: &[Run], want: [u8; 3]) -> bool {
-    let mut ranks: ArrayVec<u8, 4> = sets.iter().map(|s| s.rank).collect();
-    ranks.sort_unstable();
-    ranks.as_slice() == want
+    sets.len() == 3 && sets.iter().zip(want).all(|(s, r)| s.rank == r)
 }
 
 fn four_chows(runs: &[Run], pair: Option<Tile>) -> Option<Fan> {

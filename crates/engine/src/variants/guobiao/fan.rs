@@ -4,8 +4,6 @@
 //! The order of [`Fan::ALL`] is the official table's (higher values first); it is the order
 //! fans are listed in, and the tie-break between equal totals (`docs/rules/guobiao.md`).
 
-use std::sync::OnceLock;
-
 /// One element of the official fan table.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 #[repr(u8)]
@@ -378,19 +376,26 @@ impl Fan {
     /// The fans this one excludes, a bit per fan. Not transitive: a fan excluded by an
     /// excluded fan is still scored unless listed itself (三杠 drops 双暗杠 but not the 双暗刻
     /// that 双暗杠 alone would drop), so each list above is complete as written.
-    pub fn implied(self) -> u128 {
-        static MASKS: OnceLock<[u128; FANS]> = OnceLock::new();
-        MASKS.get_or_init(|| {
-            let mut out = [0u128; FANS];
-            for f in Fan::ALL {
-                for &g in f.implies() {
-                    out[f as usize] |= 1u128 << (g as usize);
-                }
-            }
-            out
-        })[self as usize]
+    pub const fn implied(self) -> u128 {
+        IMPLIED[self as usize]
     }
 }
+
+/// [`Fan::implied`] of every fan, by table position: built once, when compiling.
+const IMPLIED: [u128; FANS] = {
+    let mut out = [0u128; FANS];
+    let mut f = 0;
+    while f < FANS {
+        let implies = Fan::ALL[f].implies();
+        let mut g = 0;
+        while g < implies.len() {
+            out[f] |= 1u128 << (implies[g] as usize);
+            g += 1;
+        }
+        f += 1;
+    }
+    out
+};
 
 /// Value, Chinese and English name, in table order.
 const INFO: [(i64, &str, &str); FANS] = [
