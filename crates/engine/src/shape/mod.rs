@@ -18,6 +18,8 @@
 mod arrange;
 mod decompose;
 mod special;
+
+pub(crate) use special::KNITS;
 pub(crate) mod table;
 
 pub use arrange::{Arrangement, arrangements, decompositions_with_wilds};

@@ -93,7 +93,7 @@ pub(super) fn thirteen_orphans_distance(c: &TileCounts) -> u8 {
 
 /// The six knitted straights: 147, 258 and 369 spread over the three suits, as rank offsets
 /// (0-based) for 万, 筒, 条.
-pub(super) const KNITS: [[usize; 3]; 6] = [
+pub(crate) const KNITS: [[usize; 3]; 6] = [
     [0, 1, 2],
     [0, 2, 1],
     [1, 0, 2],

@@ -785,15 +785,7 @@ fn knit_held(c: &TileCounts) -> u8 {
             row[r % 3] += u8::from(n > 0);
         }
     }
-    const PERMUTATIONS: [[usize; 3]; 6] = [
-        [0, 1, 2],
-        [0, 2, 1],
-        [1, 0, 2],
-        [1, 2, 0],
-        [2, 0, 1],
-        [2, 1, 0],
-    ];
-    PERMUTATIONS
+    crate::shape::KNITS
         .iter()
         .map(|p| held[0][p[0]] + held[1][p[1]] + held[2][p[2]])
         .max()
