@@ -10,6 +10,7 @@ use std::time::Duration;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::response::Response;
+use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
 use protocol::{ClientMessage, Envelope, ErrorCode, ServerMessage};
 use store::{PlayerId, TableId, TokenHash};
@@ -266,26 +267,60 @@ async fn hello(
     Ok((player, target, last_seq, crate::auth::hash(&token)))
 }
 
+/// A seat's connection: the handshake on the upgrade's task, then the seated loop on a task of
+/// its own. The upgrade's task is sized by everything it ever awaits (axum's upgrade, `hello`'s
+/// store reads, finding and joining the room), about 5 KiB, and a task keeps its size for as
+/// long as it lives (massif, 800 sockets: 5,120 bytes a connection); handing the loop to a
+/// new task ends that one, and the socket's lifelong cost is the loop's own state.
 async fn session(state: AppState, table: Option<TableId>, socket: WebSocket, conn: u64) {
-    let metrics = state.metrics.clone();
-    crate::metrics::bump(&metrics.connections_total);
-    metrics.connections_open.fetch_add(1, Ordering::Relaxed);
-    play(state, table, socket, conn).await;
-    metrics.connections_open.fetch_sub(1, Ordering::Relaxed);
+    crate::metrics::bump(&state.metrics.connections_total);
+    state
+        .metrics
+        .connections_open
+        .fetch_add(1, Ordering::Relaxed);
+    match Box::pin(seat(state.clone(), table, socket, conn)).await {
+        Some(seated) => {
+            let span = tracing::Span::current();
+            tokio::spawn(tracing::Instrument::instrument(seated.play(), span));
+        }
+        None => {
+            state
+                .metrics
+                .connections_open
+                .fetch_sub(1, Ordering::Relaxed);
+        }
+    }
 }
 
-/// A seat's connection for as long as it lives. What it awaits once (`hello`'s store reads,
-/// finding and joining the room, a refusal, the goodbye) is boxed: inline, the largest of those
-/// futures sized the connection's task for its whole life (about 7 KiB a socket, measured
-/// with massif), though the loop never needs it.
-async fn play(state: AppState, table: Option<TableId>, mut socket: WebSocket, conn: u64) {
-    let (player, target, last_seq, token) = match Box::pin(hello(&state, table, &mut socket)).await
-    {
+/// A connection whose player is seated: what its loop needs, and nothing of the handshake
+/// (the socket already split: the whole `WebSocket` would stay in the task unused).
+struct Seated {
+    state: AppState,
+    sink: SplitSink<WebSocket, Message>,
+    stream: SplitStream<WebSocket>,
+    rx: mpsc::Receiver<Arc<str>>,
+    room: Link,
+    player: PlayerId,
+    token: TokenHash,
+    conn: u64,
+}
+
+/// The handshake: `hello`, then the seat in the room; a refusal is sent and ends it.
+async fn seat(
+    state: AppState,
+    table: Option<TableId>,
+    mut socket: WebSocket,
+    conn: u64,
+) -> Option<Seated> {
+    let (player, target, last_seq, token) = match hello(&state, table, &mut socket).await {
         Ok(x) => x,
-        Err(refusal) => return Box::pin(refuse(&mut socket, refusal)).await,
+        Err(refusal) => {
+            refuse(&mut socket, refusal).await;
+            return None;
+        }
     };
-    let (tx, mut rx) = mpsc::channel::<Arc<str>>(OUTBOX);
-    let (room, seat) = match Box::pin(Link::seat(target, &player, last_seq, conn, tx)).await {
+    let (tx, rx) = mpsc::channel::<Arc<str>>(OUTBOX);
+    let (room, seat) = match Link::seat(target, &player, last_seq, conn, tx).await {
         Ok(linked) => linked,
         Err(Some(code)) => {
             let why = match code {
@@ -295,125 +330,161 @@ async fn play(state: AppState, table: Option<TableId>, mut socket: WebSocket, co
                 ErrorCode::NotSeated => "you have no seat at this table",
                 _ => "the table could not be reached",
             };
-            return Box::pin(refuse(&mut socket, (code, why.into()))).await;
+            refuse(&mut socket, (code, why.into())).await;
+            return None;
         }
         Err(None) => {
-            return Box::pin(refuse(
+            refuse(
                 &mut socket,
                 (ErrorCode::TableClosed, "the table is closed".into()),
-            ))
+            )
             .await;
+            return None;
         }
     };
     tracing::debug!(seat, player = %player, "connected");
-    tracing::debug!("entering the session loop");
-    let (mut sink, mut stream) = socket.split();
-    let mut bucket = Bucket::new(f64::from(state.config.client_rate.max(1)));
-    let mut ids: VecDeque<u64> = VecDeque::new();
-    let mut signed_out = state.signed_out.subscribe();
-    // How the server closes the socket when the session ends on its side (None: the client's
-    // own close, or a broken connection).
-    let mut close: Option<(u16, &'static str)> = None;
-    loop {
-        tokio::select! {
-            ended = signed_out.recv() => if session_ended(ended, token) {
-                close = Some((close_code(ErrorCode::BadToken), "signed_out"));
-                break;
-            },
-            out = rx.recv() => match out {
-                Some(text) => {
-                    tracing::trace!(len = text.len(), "frame out");
-                    if sink.send(Message::Text(text.as_ref().into())).await.is_err() {
+    let (sink, stream) = socket.split();
+    Some(Seated {
+        state,
+        sink,
+        stream,
+        rx,
+        room,
+        player,
+        token,
+        conn,
+    })
+}
+
+impl Seated {
+    /// The seat's connection for as long as it lives: frames out from the room, actions in.
+    /// A plain function around an `async move` block: the block holds each field once, where
+    /// an `async fn` would hold its argument twice (as it came in, and moved into its body).
+    fn play(self) -> impl Future<Output = ()> + Send {
+        let Seated {
+            state,
+            mut sink,
+            mut stream,
+            mut rx,
+            room,
+            player,
+            token,
+            conn,
+        } = self;
+        async move {
+            tracing::debug!("entering the session loop");
+            let mut bucket = Bucket::new(f64::from(state.config.client_rate.max(1)));
+            let mut ids: VecDeque<u64> = VecDeque::new();
+            let mut signed_out = state.signed_out.subscribe();
+            // How the server closes the socket when the session ends on its side (None: the
+            // client's own close, or a broken connection).
+            let mut close: Option<(u16, &'static str)> = None;
+            loop {
+                tokio::select! {
+                    ended = signed_out.recv() => if session_ended(ended, token) {
+                        close = Some((close_code(ErrorCode::BadToken), "signed_out"));
                         break;
-                    }
-                }
-                // The room ended this connection's stream: the match is over, a newer
-                // connection took the seat, or the player escaped (each said in a message);
-                // or the table moved to another node.
-                None => {
-                    close = Some(room.closing(&state));
-                    break;
-                }
-            },
-            incoming = stream.next() => {
-                let text = match incoming {
-                    Some(Ok(Message::Text(t))) => t,
-                    Some(Ok(Message::Binary(_))) => {
-                        let _ = sink.send(error(None, ErrorCode::BadMessage, "frames are JSON text")).await;
-                        continue;
-                    }
-                    Some(Ok(Message::Close(_))) | None => break,
-                    Some(Ok(_)) => continue,
-                    Some(Err(e)) => {
-                        let code = if e.to_string().contains("too long") || e.to_string().contains("Space limit") {
-                            ErrorCode::TooLarge
-                        } else {
-                            ErrorCode::BadMessage
-                        };
-                        let _ = sink.send(error(None, code, e.to_string())).await;
-                        close = Some((close_code(code), if code == ErrorCode::TooLarge { "too_large" } else { "bad_message" }));
-                        break;
-                    }
-                };
-                crate::metrics::bump(&state.metrics.messages_in_total);
-                if !bucket.take() {
-                    crate::metrics::bump(&state.metrics.messages_refused_total);
-                    let _ = sink.send(error(None, ErrorCode::RateLimited, "too many messages: slow down")).await;
-                    continue;
-                }
-                let message = match serde_json::from_str::<ClientMessage>(&text) {
-                    Ok(m) => m,
-                    Err(e) => {
-                        crate::metrics::bump(&state.metrics.messages_refused_total);
-                        let _ = sink.send(error(request_id(&text), ErrorCode::BadMessage, e.to_string())).await;
-                        continue;
-                    }
-                };
-                match message {
-                    ClientMessage::Hello { .. } => {
-                        let _ = sink.send(error(None, ErrorCode::NotAuthenticated, "already signed in on this connection")).await;
-                    }
-                    ClientMessage::Ping { id } => {
-                        let _ = sink.send(frame(ServerMessage::Pong { id })).await;
-                    }
-                    ClientMessage::Act { id, action } => {
-                        if ids.contains(&id) {
-                            let _ = sink.send(error(Some(id), ErrorCode::DuplicateId, "this request id was used before")).await;
-                            continue;
-                        }
-                        ids.push_back(id);
-                        if ids.len() > IDS_KEPT {
-                            ids.pop_front();
-                        }
-                        match room.act(&player, conn, id, action).await {
-                            Ok(()) => {}
-                            Err(ErrorCode::TableClosed) => {
-                                let _ = sink.send(error(Some(id), ErrorCode::TableClosed, "the table is closed")).await;
-                                close = Some((1000, "table_closed"));
+                    },
+                    out = rx.recv() => match out {
+                        Some(text) => {
+                            tracing::trace!(len = text.len(), "frame out");
+                            if sink.send(Message::Text(text.as_ref().into())).await.is_err() {
                                 break;
                             }
-                            Err(code) => {
-                                let why = "the table is moving to another server: a snapshot follows";
-                                let _ = sink.send(error(Some(id), code, why)).await;
+                        }
+                        // The room ended this connection's stream: the match is over, a newer
+                        // connection took the seat, or the player escaped (each said in a
+                        // message); or the table moved to another node.
+                        None => {
+                            close = Some(room.closing(&state));
+                            break;
+                        }
+                    },
+                    incoming = stream.next() => {
+                        let text = match incoming {
+                            Some(Ok(Message::Text(t))) => t,
+                            Some(Ok(Message::Binary(_))) => {
+                                let _ = sink.send(error(None, ErrorCode::BadMessage, "frames are JSON text")).await;
+                                continue;
+                            }
+                            Some(Ok(Message::Close(_))) | None => break,
+                            Some(Ok(_)) => continue,
+                            Some(Err(e)) => {
+                                let code = if e.to_string().contains("too long") || e.to_string().contains("Space limit") {
+                                    ErrorCode::TooLarge
+                                } else {
+                                    ErrorCode::BadMessage
+                                };
+                                let _ = sink.send(error(None, code, e.to_string())).await;
+                                close = Some((close_code(code), if code == ErrorCode::TooLarge { "too_large" } else { "bad_message" }));
+                                break;
+                            }
+                        };
+                        crate::metrics::bump(&state.metrics.messages_in_total);
+                        if !bucket.take() {
+                            crate::metrics::bump(&state.metrics.messages_refused_total);
+                            let _ = sink.send(error(None, ErrorCode::RateLimited, "too many messages: slow down")).await;
+                            continue;
+                        }
+                        let message = match serde_json::from_str::<ClientMessage>(&text) {
+                            Ok(m) => m,
+                            Err(e) => {
+                                crate::metrics::bump(&state.metrics.messages_refused_total);
+                                let _ = sink.send(error(request_id(&text), ErrorCode::BadMessage, e.to_string())).await;
+                                continue;
+                            }
+                        };
+                        match message {
+                            ClientMessage::Hello { .. } => {
+                                let _ = sink.send(error(None, ErrorCode::NotAuthenticated, "already signed in on this connection")).await;
+                            }
+                            ClientMessage::Ping { id } => {
+                                let _ = sink.send(frame(ServerMessage::Pong { id })).await;
+                            }
+                            ClientMessage::Act { id, action } => {
+                                if ids.contains(&id) {
+                                    let _ = sink.send(error(Some(id), ErrorCode::DuplicateId, "this request id was used before")).await;
+                                    continue;
+                                }
+                                ids.push_back(id);
+                                if ids.len() > IDS_KEPT {
+                                    ids.pop_front();
+                                }
+                                match room.act(&player, conn, id, action).await {
+                                    Ok(()) => {}
+                                    Err(ErrorCode::TableClosed) => {
+                                        let _ = sink.send(error(Some(id), ErrorCode::TableClosed, "the table is closed")).await;
+                                        close = Some((1000, "table_closed"));
+                                        break;
+                                    }
+                                    Err(code) => {
+                                        let why = "the table is moving to another server: a snapshot follows";
+                                        let _ = sink.send(error(Some(id), code, why)).await;
+                                    }
+                                }
+                            }
+                            ClientMessage::Leave {} => {
+                                room.leave(&player).await;
+                                close = Some((1000, "left"));
+                                break;
                             }
                         }
-                    }
-                    ClientMessage::Leave {} => {
-                        room.leave(&player).await;
-                        close = Some((1000, "left"));
-                        break;
                     }
                 }
             }
-        }
-    }
-    Box::pin(room.close(Some(player), conn)).await;
-    match close {
-        Some((code, reason)) => {
-            let _ = sink.send(closing(code, reason)).await;
-        }
-        None => {
-            let _ = sink.close().await;
+            Box::pin(room.close(Some(player), conn)).await;
+            match close {
+                Some((code, reason)) => {
+                    let _ = sink.send(closing(code, reason)).await;
+                }
+                None => {
+                    let _ = sink.close().await;
+                }
+            }
+            state
+                .metrics
+                .connections_open
+                .fetch_sub(1, Ordering::Relaxed);
         }
     }
 }
