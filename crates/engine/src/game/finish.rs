@@ -14,7 +14,7 @@ impl Game {
         let hand = self.finished_hand();
         let outcome = self.ruleset.settle(&hand);
         if let Ok(settlement) = &outcome {
-            let hands = self.seats.map(|_, s| s.concealed.to_tiles());
+            let hands = Box::new(self.seats.map(|_, s| s.concealed.to_tiles()));
             self.emit(
                 Audience::Everyone,
                 EventKind::HandEnded {
