@@ -244,13 +244,14 @@ impl Room {
                 let result = self.join(player, name).await;
                 let _ = reply.send(result);
             }
-            Command::Connect {
-                player,
-                last_seq,
-                conn,
-                tx,
-                reply,
-            } => {
+            Command::Connect(connecting) => {
+                let super::Connecting {
+                    player,
+                    last_seq,
+                    conn,
+                    tx,
+                    reply,
+                } = *connecting;
                 let result = self.connect(&player, last_seq, Conn { id: conn, tx });
                 let _ = reply.send(result);
             }
