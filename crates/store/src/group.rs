@@ -91,15 +91,17 @@ impl Store {
         claim: &Claim,
         actions: &[LoggedAction],
     ) -> Result<(), StoreError> {
+        // A slot first, then the append: the wait for a slot does not hold the append too.
+        let Ok(slot) = appends.reserve().await else {
+            // Boxed: the direct path is rare, and large (`append_direct`).
+            return Box::pin(self.append_direct(claim, actions)).await;
+        };
         let (done, outcome) = oneshot::channel();
-        let append = Append {
+        slot.send(Append {
             claim: claim.clone(),
             actions: actions.to_vec(),
             done,
-        };
-        if appends.send(append).await.is_err() {
-            return self.append_direct(claim, actions).await;
-        }
+        });
         outcome.await.unwrap_or(Err(StoreError::WriterStopped))
     }
 

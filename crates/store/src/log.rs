@@ -57,11 +57,17 @@ impl Store {
         }
         match &self.appends {
             Some(appends) => self.append_grouped(appends, claim, actions).await,
-            None => self.append_direct(claim, actions).await,
+            // Boxed: see `append_direct`.
+            None => Box::pin(self.append_direct(claim, actions)).await,
         }
     }
 
-    /// Appends in a transaction of its own.
+    /// Appends in a transaction of its own. Its future holds a transaction's state on either
+    /// backend (~14.5 KiB), so `append_actions` and `append_grouped` box it: inline, it would
+    /// be the size of every append's future (and of every room action's, which waits on one),
+    /// though a server's appends go through the group writer, and come here only once it has
+    /// stopped. Boxed, the grouped path's future is a few hundred bytes: it only waits on
+    /// channels.
     pub(crate) async fn append_direct(
         &self,
         claim: &Claim,

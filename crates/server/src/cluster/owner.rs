@@ -13,7 +13,7 @@ use tokio::time::Instant;
 
 use super::{ALIVE_EVERY, ALIVE_WITHIN, Cluster, End, FromOwner, ToOwner};
 use crate::node::NodePhase;
-use crate::room::{Command, RoomHandle};
+use crate::room::{Command, Connecting, RoomHandle};
 use crate::time::TimeSource;
 
 /// Frames queued for a relayed connection before the room cuts it off (as for a socket).
@@ -167,13 +167,13 @@ impl Endpoint {
         let conn = crate::ws::next_conn();
         let (tx, rx) = mpsc::channel::<Arc<str>>(OUTBOX);
         let (reply, answer) = oneshot::channel();
-        let command = Command::Connect {
+        let command = Command::Connect(Box::new(Connecting {
             player: player.clone(),
             last_seq,
             conn,
             tx,
             reply,
-        };
+        }));
         if !self.room.send(command).await {
             return FromOwner::Refused {
                 code: ErrorCode::TableClosed,

@@ -187,47 +187,61 @@ impl Room {
         self.lost.load(std::sync::atomic::Ordering::Relaxed)
     }
 
-    pub async fn run(mut self, mut rx: mpsc::Receiver<Command>) {
-        // The work a wake-up does is boxed: inline, its largest state (a finished hand being
-        // stored, say) would be part of every room's task for as long as the room lives,
-        // ~15 KiB a table; boxed, only while it runs.
-        loop {
-            if self.is_lost() {
-                // Nothing more is sent or written: the node that holds the table now plays
-                // it from the log, and the sockets follow it there.
-                break;
-            }
-            Box::pin(self.progress()).await;
-            if self.is_lost() {
-                break;
-            }
-            self.transcribe();
-            if matches!(self.phase, Phase::Closing { at } if at <= self.now()) {
-                // The match is over and stored, its last frames long sent: the room lets go
-                // of the table, and the lobby forgets it (a server runs for months).
-                tracing::debug!("the match is over; the room closes");
-                break;
-            }
-            let wake = self.next_wake();
-            // Timers first: a deadline that has passed is kept before any command read after
-            // it (an action arriving after its deadline finds the bot has decided), so what
-            // happens never depends on which of the two the runtime happened to poll first.
-            tokio::select! {
-                biased;
-                () = self.timing.time.sleep_until_some(wake) => Box::pin(self.on_timer()).await,
-                written = phase::written(&mut self.phase) => Box::pin(self.hand_written(written)).await,
-                command = rx.recv() => match command {
-                    Some(Command::Shutdown { done }) => {
-                        // A hand being written is finished first: its answer is not needed,
-                        // only the write (a restart would replay the hand from the log anyway).
-                        let written = phase::written_or_none(&mut self.phase).await;
-                        tracing::debug!(?written, "the room stops");
-                        let _ = done.send(());
-                        break;
-                    }
-                    Some(c) => Box::pin(self.handle(c)).await,
-                    None => break,
-                },
+    /// The room's task, until the match is over, the table is lost, or the server stops.
+    /// Written as a block rather than an `async fn`: an `async fn`'s future keeps its argument
+    /// and the local it is moved into side by side, the room twice (~1.2 KiB a table); the
+    /// block's future holds it once.
+    #[allow(clippy::manual_async_fn)] // an `async fn` is what this avoids (above)
+    pub fn run(mut self, mut rx: mpsc::Receiver<Command>) -> impl Future<Output = ()> {
+        async move {
+            // Nothing is boxed per wake-up: what a wake-up does (`progress`, `on_timer`,
+            // `handle`, `hand_written`) is a future of a few hundred bytes, created and copied
+            // at every wake-up and part of the room's task at the size of the largest. The rare
+            // large states are boxed where they happen, so that they take memory only while
+            // they run: the action log's direct append inside the store (a room's appends go
+            // through the group writer), and the table's seating and carried-state writes (a
+            // player joins, leaves or escapes). A finished hand is stored by a task of its own
+            // (`writer::spawn`).
+            loop {
+                if self.is_lost() {
+                    // Nothing more is sent or written: the node that holds the table now plays
+                    // it from the log, and the sockets follow it there.
+                    break;
+                }
+                self.progress().await;
+                if self.is_lost() {
+                    break;
+                }
+                self.transcribe();
+                if matches!(self.phase, Phase::Closing { at } if at <= self.now()) {
+                    // The match is over and stored, its last frames long sent: the room lets
+                    // go of the table, and the lobby forgets it (a server runs for months).
+                    tracing::debug!("the match is over; the room closes");
+                    break;
+                }
+                let wake = self.next_wake();
+                // Timers first: a deadline that has passed is kept before any command read
+                // after it (an action arriving after its deadline finds the bot has decided),
+                // so what happens never depends on which of the two the runtime happened to
+                // poll first.
+                tokio::select! {
+                    biased;
+                    () = self.timing.time.sleep_until_some(wake) => self.on_timer().await,
+                    written = phase::written(&mut self.phase) => self.hand_written(written).await,
+                    command = rx.recv() => match command {
+                        Some(Command::Shutdown { done }) => {
+                            // A hand being written is finished first: its answer is not
+                            // needed, only the write (a restart would replay the hand from the
+                            // log anyway).
+                            let written = phase::written_or_none(&mut self.phase).await;
+                            tracing::debug!(?written, "the room stops");
+                            let _ = done.send(());
+                            break;
+                        }
+                        Some(c) => self.handle(c).await,
+                        None => break,
+                    },
+                }
             }
         }
     }
@@ -244,13 +258,14 @@ impl Room {
                 let result = self.join(player, name).await;
                 let _ = reply.send(result);
             }
-            Command::Connect {
-                player,
-                last_seq,
-                conn,
-                tx,
-                reply,
-            } => {
+            Command::Connect(connecting) => {
+                let super::Connecting {
+                    player,
+                    last_seq,
+                    conn,
+                    tx,
+                    reply,
+                } = *connecting;
                 let result = self.connect(&player, last_seq, Conn { id: conn, tx });
                 let _ = reply.send(result);
             }
@@ -526,13 +541,15 @@ impl Room {
     }
 
     /// The room waited for its first deal long enough: it closes (stored as `closed`), its
-    /// players are told, and it leaves the lobby.
+    /// players are told, and it leaves the lobby. The write is boxed: once a room, it would
+    /// otherwise add its size to every timer's future.
     async fn close_unplayed(&mut self) {
         tracing::info!("no hand was dealt in time; the room closes");
-        if let Err(e) = self
-            .store
-            .set_table_status(&self.claim, store::TableStatus::Closed)
-            .await
+        if let Err(e) = Box::pin(
+            self.store
+                .set_table_status(&self.claim, store::TableStatus::Closed),
+        )
+        .await
         {
             crate::metrics::bump(&self.metrics.store_failures_total);
             self.check_fenced(&e);

@@ -261,19 +261,10 @@ pub enum Command {
         /// The seat taken.
         reply: oneshot::Sender<Result<u8, JoinError>>,
     },
-    /// A connection for a seated player; `last_seq` resumes a stream.
-    Connect {
-        /// Who.
-        player: PlayerId,
-        /// The last `seq` the client saw, when resuming.
-        last_seq: Option<u64>,
-        /// The connection's id.
-        conn: u64,
-        /// Where its frames go.
-        tx: mpsc::Sender<Arc<str>>,
-        /// The player's seat, or why not.
-        reply: oneshot::Sender<Result<u8, ErrorCode>>,
-    },
+    /// A connection for a seated player. Boxed: the largest request, and one of the rarest
+    /// (once a socket), it would set the size of every slot of the room's queue, whose blocks
+    /// of 32 slots are memory every table keeps.
+    Connect(Box<Connecting>),
     /// A connection closed.
     Disconnect {
         /// Who.
@@ -320,6 +311,20 @@ pub enum Command {
         /// Answered when the room has stopped.
         done: oneshot::Sender<()>,
     },
+}
+
+/// A connection for a seated player; `last_seq` resumes a stream.
+pub struct Connecting {
+    /// Who.
+    pub player: PlayerId,
+    /// The last `seq` the client saw, when resuming.
+    pub last_seq: Option<u64>,
+    /// The connection's id.
+    pub conn: u64,
+    /// Where its frames go.
+    pub tx: mpsc::Sender<Arc<str>>,
+    /// The player's seat, or why not.
+    pub reply: oneshot::Sender<Result<u8, ErrorCode>>,
 }
 
 /// Why a seat could not be taken.

@@ -13,7 +13,7 @@ use super::Refusal;
 use crate::AppState;
 use crate::cluster::{Cluster, Remote, RemoteEnd, Sink};
 use crate::node::NodePhase;
-use crate::room::{Command, RoomHandle};
+use crate::room::{Command, Connecting, RoomHandle};
 
 /// Where a table plays, as a socket finds it.
 pub(crate) enum Target {
@@ -80,13 +80,13 @@ impl Link {
         match target {
             Target::Here(room) => {
                 let (reply, answer) = oneshot::channel();
-                let command = Command::Connect {
+                let command = Command::Connect(Box::new(Connecting {
                     player: player.clone(),
                     last_seq,
                     conn,
                     tx,
                     reply,
-                };
+                }));
                 if !room.send(command).await {
                     return Err(None);
                 }

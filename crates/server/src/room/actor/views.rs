@@ -282,6 +282,8 @@ impl Room {
     }
 
     /// Stores the table's carried state outside a finished hand (a player left between hands).
+    /// Its write is boxed, as are the seating's (`persist_seats`): rare, they would otherwise
+    /// add their size to the future of every command and timer the room handles.
     pub(super) async fn persist_carried(&self) {
         let carried = match StoredTableState::from(self.table.state()).write() {
             Ok(carried) => carried,
@@ -290,17 +292,19 @@ impl Room {
                 return;
             }
         };
-        if let Err(e) = self.store.set_table_carried(&self.claim, &carried).await {
+        if let Err(e) = Box::pin(self.store.set_table_carried(&self.claim, &carried)).await {
             crate::metrics::bump(&self.metrics.store_failures_total);
             self.check_fenced(&e);
             tracing::error!(error = %e, "the table's carried state could not be stored");
         }
     }
 
+    /// Stores the table's seating (a player joins, gives the seat back or escapes); its writes
+    /// are boxed, as `persist_carried`'s is.
     pub(super) async fn persist_seats(&self) {
         let seats: Vec<store::SeatOccupant> =
             self.seats.iter().map(|s| s.occupant.stored()).collect();
-        if let Err(e) = self.store.set_table_seats(&self.claim, &seats).await {
+        if let Err(e) = Box::pin(self.store.set_table_seats(&self.claim, &seats)).await {
             crate::metrics::bump(&self.metrics.store_failures_total);
             self.check_fenced(&e);
             tracing::error!(error = %e, "seats could not be stored");
@@ -310,10 +314,11 @@ impl Room {
             .iter()
             .all(|s| !matches!(s.occupant, Occupant::Empty));
         if full
-            && let Err(e) = self
-                .store
-                .set_table_status(&self.claim, TableStatus::Playing)
-                .await
+            && let Err(e) = Box::pin(
+                self.store
+                    .set_table_status(&self.claim, TableStatus::Playing),
+            )
+            .await
         {
             crate::metrics::bump(&self.metrics.store_failures_total);
             self.check_fenced(&e);
