@@ -222,8 +222,10 @@ pub struct NextHand {
 /// A preset with validated options: what a room plays.
 #[derive(Clone)]
 pub struct Ruleset {
-    /// The room's options, validated against `specs`, every one filled in.
-    options: RawOptions,
+    /// The room's options, validated against `specs`, every one filled in. Shared: every
+    /// hand's game holds the ruleset, and a map of a dozen strings copied per deal was a
+    /// kilobyte a table.
+    options: Arc<RawOptions>,
     /// The preset's room options.
     specs: &'static [OptionSpec],
     /// The family's rules, built from `options`.
@@ -241,7 +243,7 @@ impl Ruleset {
         let options = options::validate(id, specs, raw)?;
         let rules = (family.build)(id, &options)?;
         Ok(Ruleset {
-            options,
+            options: Arc::new(options),
             specs,
             rules,
         })
@@ -261,7 +263,7 @@ impl Ruleset {
     #[cfg(test)]
     pub(crate) fn plain(plain: crate::variants::testing::Plain) -> Ruleset {
         Ruleset {
-            options: RawOptions::new(),
+            options: Arc::default(),
             specs: &[],
             rules: Arc::new(plain),
         }
@@ -290,7 +292,7 @@ impl Ruleset {
 
     /// The options as given back in records (validated values, defaults filled in).
     pub fn options(&self) -> RawOptions {
-        self.options.clone()
+        RawOptions::clone(&self.options)
     }
 
     /// The validated option values, every option of the preset filled in: read one through
