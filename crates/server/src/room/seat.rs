@@ -124,10 +124,12 @@ pub struct SeatCtl {
     /// stream is sent to the seat meanwhile, as the snapshot shows it.
     pub snapshot_due: bool,
     next_seq: u64,
-    /// The stream's recent messages: sequence number, when sent, body. The body, not the
-    /// frame: a broadcast's body is one allocation shared by every seat that keeps it, and a
-    /// resuming client's frames are made again from it.
-    kept: VecDeque<(u64, Instant, Body)>,
+    /// The stream's recent messages: when sent, and the body. The body, not the frame: a
+    /// broadcast's body is one allocation shared by every seat that keeps it, and a resuming
+    /// client's frames are made again from it. Their sequence numbers are the last
+    /// `kept.len()` before `next_seq` (every message of the stream is kept, and the oldest go
+    /// first), so they are not stored: a fifth of each entry, on every seat of every table.
+    kept: VecDeque<(Instant, Body)>,
     /// The room's time, which `away` and `kept` are in.
     time: TimeSource,
     /// How long a dropped player has before the bot plays the seat.
@@ -313,12 +315,12 @@ impl SeatCtl {
         self.next_seq += 1;
         let frame = body.frame(Some(seq));
         let now = self.time.now();
-        self.kept.push_back((seq, now, body.clone()));
+        self.kept.push_back((now, body.clone()));
         while self.kept.len() > KEPT
             || self
                 .kept
                 .front()
-                .is_some_and(|(_, at, _)| now.saturating_duration_since(*at) > KEEP_FOR)
+                .is_some_and(|(at, _)| now.saturating_duration_since(*at) > KEEP_FOR)
         {
             self.kept.pop_front();
         }
@@ -328,11 +330,16 @@ impl SeatCtl {
     /// The frames of the stream after `seq` still kept, each with its `seq` (for transcripts,
     /// which take them between two things the room does).
     pub fn frames_after(&self, seq: u64) -> Vec<(u64, Arc<str>)> {
-        self.kept
-            .iter()
-            .filter(|(s, _, _)| *s > seq)
-            .map(|(s, _, body)| (*s, body.frame(Some(*s))))
+        self.kept_in_order()
+            .filter(|(s, _)| *s > seq)
+            .map(|(s, body)| (s, body.frame(Some(s))))
             .collect()
+    }
+
+    /// The kept messages with their sequence numbers, oldest first.
+    fn kept_in_order(&self) -> impl Iterator<Item = (u64, &Body)> {
+        let first = self.next_seq - self.kept.len() as u64;
+        (first..).zip(self.kept.iter().map(|(_, body)| body))
     }
 
     /// Whether the seat has a stream: players do, bots and empty seats do not.
@@ -370,15 +377,14 @@ impl SeatCtl {
         if last_seq + 1 == self.next_seq {
             return Some(Vec::new());
         }
-        let first = self.kept.front()?.0;
+        let (first, _) = self.kept_in_order().next()?;
         if first > last_seq + 1 {
             return None;
         }
         Some(
-            self.kept
-                .iter()
-                .filter(|(s, _, _)| *s > last_seq)
-                .map(|(s, _, body)| body.frame(Some(*s)))
+            self.kept_in_order()
+                .filter(|(s, _)| *s > last_seq)
+                .map(|(s, body)| body.frame(Some(s)))
                 .collect(),
         )
     }
