@@ -2,7 +2,7 @@
 //! `conformance/mcr/README.md`; per line, the fans (Chinese and English names, value,
 //! count), the total and whether the hand reaches the 8-fan minimum.
 
-use engine::format::ScoreOutput;
+use engine::format::{ScoreLines, ScoreOutput};
 
 use crate::lines::{self, Files};
 
@@ -25,7 +25,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             args.ruleset
         );
     }
-    lines::run(&args.files, engine::format::score_text, |n, e| {
-        ScoreOutput::refused(None, "bad_json", format!("line {n} is not UTF-8: {e}"))
-    })
+    let mut scorer = ScoreLines::default();
+    lines::run_json(
+        &args.files,
+        |line, out| scorer.answer(line, out),
+        |n, e| ScoreOutput::refused(None, "bad_json", format!("line {n} is not UTF-8: {e}")),
+    )
 }
