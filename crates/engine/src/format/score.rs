@@ -364,7 +364,7 @@ fn read_whole(line: &str) -> ScoreOutput {
 /// Most lines are read once, borrowing their text ([`read::Reader`]); any other line is read
 /// as a [`ScoreInput`], with the format's errors.
 pub fn score_text(line: &str) -> ScoreOutput {
-    match read::Reader::default().fields(line) {
+    match read::Reader::default().fields(line.as_bytes()) {
         Some(fields) => guarded(&fields.id, || fields.answer()).unwrap_or_else(|e| e),
         None => read_whole(line),
     }
@@ -395,17 +395,31 @@ impl ScoreLines {
     /// # Errors
     /// serde_json's, which writing into a `Vec` never gives.
     pub fn answer(&mut self, line: &str, out: &mut Vec<u8>) -> serde_json::Result<()> {
-        let Some(fields) = self.reader.fields(line) else {
-            return serde_json::to_writer(out, &read_whole(line));
-        };
-        match guarded(&fields.id, || outcome(fields.to_hand())) {
+        match self.answer_read(line.as_bytes(), out) {
+            Some(written) => written,
+            None => serde_json::to_writer(out, &read_whole(line)),
+        }
+    }
+
+    /// [`ScoreLines::answer`] for a line given as bytes, if the hand-written reader takes it,
+    /// which makes it UTF-8; `None` (nothing written) for any other line, which the caller
+    /// checks and gives to [`ScoreLines::answer`]. So `mahjong score` checks the UTF-8 of only
+    /// those lines.
+    pub fn answer_read(
+        &mut self,
+        line: &[u8],
+        out: &mut Vec<u8>,
+    ) -> Option<serde_json::Result<()>> {
+        let fields = self.reader.fields(line)?;
+        let written = match guarded(&fields.id, || outcome(fields.to_hand())) {
             Ok(Ok((scored, legal))) => write::scored(&fields.id, &scored, legal, out),
             Ok(Err((code, message))) => serde_json::to_writer(
                 out,
                 &ScoreOutput::refused(Some(fields.id.to_id()), code, message),
             ),
             Err(internal) => serde_json::to_writer(out, &internal),
-        }
+        };
+        Some(written)
     }
 }
 

@@ -15,8 +15,10 @@
 //! spacing. A [`Reader`] keeps the [`Layout`](super::layout::Layout) of the last line it read
 //! field by field and matches the next line against it first.
 //!
-//! Each value reader takes the line and the index where the value starts (whitespace skipped)
-//! and gives the value and the index past it.
+//! The reader takes the line's bytes: a line it reads is UTF-8, every string in it having been
+//! checked ([`string_end`]) and everything else being ASCII, so that `mahjong score` need not
+//! check the line first. Each value reader takes the bytes and the index where the value starts
+//! (whitespace skipped) and gives the value and the index past it.
 
 use arrayvec::ArrayVec;
 
@@ -53,30 +55,28 @@ pub(super) struct Memory {
 impl Reader {
     /// The line's fields, when the line is plain JSON of the score format (see the module's
     /// doc).
-    pub(super) fn fields<'a>(&mut self, line: &'a str) -> Option<Fields<'a>> {
-        let b = line.as_bytes();
+    pub(super) fn fields<'a>(&mut self, b: &'a [u8]) -> Option<Fields<'a>> {
         let mut seen = Seen::default();
         let memory = &mut self.memory;
-        let laid_out = self.layout.past(b, 0, |i, field| {
-            read_field(line, i, field, &mut seen, memory)
-        });
+        let laid_out = self
+            .layout
+            .past(b, 0, |i, field| read_field(b, i, field, &mut seen, memory));
         if laid_out != Some(b.len()) {
             seen = Seen::default();
-            self.read_learning(line, &mut seen)?;
+            self.read_learning(b, &mut seen)?;
         }
         seen.fields()
     }
 
     /// Reads the line field by field, taking down its layout.
-    fn read_learning<'a>(&mut self, line: &'a str, seen: &mut Seen<'a>) -> Option<()> {
-        let b = line.as_bytes();
+    fn read_learning<'a>(&mut self, b: &'a [u8], seen: &mut Seen<'a>) -> Option<()> {
         let mut taking = self.layout.take(0);
         let memory = &mut self.memory;
         let mut skipped = 0;
         let end = object(b, ws(b, 0), |i, key| {
             let field = Field::of(key, &mut skipped);
             taking.field(b, i, field);
-            let end = read_field(line, i, field, seen, memory)?;
+            let end = read_field(b, i, field, seen, memory)?;
             taking.value_ends(end);
             Some(end)
         })?;
@@ -166,24 +166,23 @@ impl<'a> Seen<'a> {
 
 /// Reads the value of `field` at `i` into `seen`; past it.
 fn read_field<'a>(
-    line: &'a str,
+    b: &'a [u8],
     i: usize,
     field: Field,
     seen: &mut Seen<'a>,
     memory: &mut Memory,
 ) -> Option<usize> {
-    let b = line.as_bytes();
     match field {
-        Field::Id => once(&mut seen.id, id(line, i)),
-        Field::Concealed => once(&mut seen.concealed, text(line, i)),
-        Field::Melds => once(&mut seen.melds, melds(line, i, &mut memory.meld)),
-        Field::WinTile => once(&mut seen.win_tile, text(line, i)),
+        Field::Id => once(&mut seen.id, id(b, i)),
+        Field::Concealed => once(&mut seen.concealed, text(b, i)),
+        Field::Melds => once(&mut seen.melds, melds(b, i, &mut memory.meld)),
+        Field::WinTile => once(&mut seen.win_tile, text(b, i)),
         Field::SelfDrawn => once(&mut seen.self_drawn, flag(b, i)),
         Field::LastOfKind => once(&mut seen.last_of_kind, flag(b, i)),
         Field::KongWin => once(&mut seen.kong_win, flag(b, i)),
         Field::LastTile => once(&mut seen.last_tile, flag(b, i)),
-        Field::SeatWind => once(&mut seen.seat_wind, wind(line, i)),
-        Field::RoundWind => once(&mut seen.round_wind, wind(line, i)),
+        Field::SeatWind => once(&mut seen.seat_wind, wind(b, i)),
+        Field::RoundWind => once(&mut seen.round_wind, wind(b, i)),
         Field::Flowers => {
             let (n, i) = unsigned(b, i)?;
             once(&mut seen.flowers, Some((u8::try_from(n).ok()?, i)))
@@ -251,9 +250,9 @@ fn span(b: &[u8], i: usize) -> Read<&[u8]> {
 }
 
 /// The string at `i`, without escapes or control characters.
-fn text(line: &str, i: usize) -> Read<&str> {
-    let (bytes, past) = span(line.as_bytes(), i)?;
-    Some((line.get(i + 1..i + 1 + bytes.len())?, past))
+fn text(b: &[u8], i: usize) -> Read<&str> {
+    let (bytes, past) = span(b, i)?;
+    Some((std::str::from_utf8(bytes).ok()?, past))
 }
 
 fn flag(b: &[u8], i: usize) -> Read<bool> {
@@ -283,18 +282,17 @@ fn unsigned(b: &[u8], start: usize) -> Read<u64> {
     (!matches!(b.get(i), Some(b'.' | b'e' | b'E'))).then_some((n, i))
 }
 
-fn id(line: &str, i: usize) -> Read<LineId<'_>> {
-    let b = line.as_bytes();
+fn id(b: &[u8], i: usize) -> Read<LineId<'_>> {
     if *b.get(i)? == b'"' {
-        let (s, i) = text(line, i)?;
+        let (s, i) = text(b, i)?;
         return Some((LineId::Text(s), i));
     }
     let (n, i) = unsigned(b, i)?;
     Some((LineId::Number(i64::try_from(n).ok()?), i))
 }
 
-fn wind(line: &str, i: usize) -> Read<Wind> {
-    let (s, i) = span(line.as_bytes(), i)?;
+fn wind(b: &[u8], i: usize) -> Read<Wind> {
+    let (s, i) = span(b, i)?;
     let wind = match s {
         b"E" => Wind::East,
         b"S" => Wind::South,
@@ -306,8 +304,7 @@ fn wind(line: &str, i: usize) -> Read<Wind> {
 }
 
 /// The melds at `i`, each matched against `layout` first.
-fn melds<'a>(line: &'a str, i: usize, layout: &mut Layout<MeldField>) -> Read<Melds<'a>> {
-    let b = line.as_bytes();
+fn melds<'a>(b: &'a [u8], i: usize, layout: &mut Layout<MeldField>) -> Read<Melds<'a>> {
     let mut melds = Melds::new();
     if *b.get(i)? != b'[' {
         return None;
@@ -318,11 +315,11 @@ fn melds<'a>(line: &'a str, i: usize, layout: &mut Layout<MeldField>) -> Read<Me
     }
     loop {
         let mut seen = MeldSeen::default();
-        let past = match layout.past(b, i, |i, field| seen.read(line, i, field)) {
+        let past = match layout.past(b, i, |i, field| seen.read(b, i, field)) {
             Some(past) => past,
             None => {
                 seen = MeldSeen::default();
-                meld_learning(line, i, &mut seen, layout)?
+                meld_learning(b, i, &mut seen, layout)?
             }
         };
         melds.try_push(seen.fields()?).ok()?;
@@ -337,17 +334,16 @@ fn melds<'a>(line: &'a str, i: usize, layout: &mut Layout<MeldField>) -> Read<Me
 
 /// Reads the meld at `i` field by field into `seen`, taking down its layout; past it.
 fn meld_learning<'a>(
-    line: &'a str,
+    b: &'a [u8],
     i: usize,
     seen: &mut MeldSeen<'a>,
     layout: &mut Layout<MeldField>,
 ) -> Option<usize> {
-    let b = line.as_bytes();
     let mut taking = layout.take(i);
     let past = object(b, i, |i, key| {
         let field = MeldField::of(key)?;
         taking.field(b, i, field);
-        let end = seen.read(line, i, field)?;
+        let end = seen.read(b, i, field)?;
         taking.value_ends(end);
         Some(end)
     })?;
@@ -384,11 +380,11 @@ struct MeldSeen<'a> {
 
 impl<'a> MeldSeen<'a> {
     /// Reads the value of `field` at `i`; past it.
-    fn read(&mut self, line: &'a str, i: usize, field: MeldField) -> Option<usize> {
+    fn read(&mut self, b: &'a [u8], i: usize, field: MeldField) -> Option<usize> {
         match field {
-            MeldField::Kind => once(&mut self.kind, text(line, i)),
-            MeldField::Tiles => once(&mut self.tiles, text(line, i)),
-            MeldField::Concealed => once(&mut self.concealed, flag(line.as_bytes(), i)),
+            MeldField::Kind => once(&mut self.kind, text(b, i)),
+            MeldField::Tiles => once(&mut self.tiles, text(b, i)),
+            MeldField::Concealed => once(&mut self.concealed, flag(b, i)),
         }
     }
 
