@@ -12,6 +12,7 @@ use crate::tile::{Tile, parse_plain, parse_tiles};
 use crate::tiles::TileCounts;
 use crate::variants::guobiao::{self, McrHand, Scored, WinContext};
 
+mod known;
 mod layout;
 mod read;
 mod skip;

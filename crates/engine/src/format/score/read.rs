@@ -23,7 +23,7 @@
 use arrayvec::ArrayVec;
 
 use super::layout::Layout;
-use super::skip::{Pattern, past_skipped, string_end, ws};
+use super::skip::{Elements, past_skipped, string_end, ws};
 use super::{LineFields, LineId, MeldFields};
 use crate::seat::Wind;
 
@@ -46,8 +46,9 @@ pub(super) struct Reader {
 /// What a [`Reader`] keeps of the values of the last lines.
 #[derive(Default)]
 pub(super) struct Memory {
-    /// A model for the elements of each skipped array, by the skipped field's rank in the line.
-    patterns: Vec<Pattern>,
+    /// What is kept of the elements of each skipped array, by the skipped field's rank in the
+    /// line.
+    skipped: Vec<Elements>,
     /// The layout of the last meld read field by field.
     meld: Layout<MeldField>,
 }
@@ -188,11 +189,11 @@ fn read_field<'a>(
             once(&mut seen.flowers, Some((u8::try_from(n).ok()?, i)))
         }
         Field::Skipped(n) => {
-            let patterns = &mut memory.patterns;
-            if patterns.len() <= n {
-                patterns.resize_with(n + 1, Pattern::default);
+            let skipped = &mut memory.skipped;
+            if skipped.len() <= n {
+                skipped.resize_with(n + 1, Elements::default);
             }
-            past_skipped(b, i, patterns.get_mut(n)?)
+            past_skipped(b, i, skipped.get_mut(n)?)
         }
     }
 }

@@ -9,7 +9,10 @@
 //! An array's elements are mostly alike (every expected fan is `{"name_zh": …, "name_en": …,
 //! "points": …, "count": …}`), so after its first element is checked in full, the next ones
 //! are matched against its [`Pattern`]: the same bytes, but for the text of string values and
-//! the numbers. An element that does not match is checked in full and becomes the model.
+//! the numbers. An element that does not match is checked in full and becomes the model. Many
+//! are even the same bytes as one met before ([`Known`]).
+
+use super::known::Known;
 
 /// Skipped values nested deeper than this are left to serde_json (whose own limit is 128).
 const MAX_DEPTH: u32 = 32;
@@ -109,10 +112,20 @@ pub(super) fn past_string(b: &[u8], i: usize) -> Option<usize> {
     (*b.get(end)? == b'"').then_some(end + 1)
 }
 
-/// Past the value at `i`, checked to be JSON. The elements of an array are matched against
-/// `model` first, which is then the pattern of the array's last element checked in full: kept
-/// from line to line, the expected fans of a golden line are all matched.
-pub(super) fn past_skipped(b: &[u8], i: usize, model: &mut Pattern) -> Option<usize> {
+/// What is kept of a skipped field's array elements from line to line.
+#[derive(Default)]
+pub(super) struct Elements {
+    /// The elements met before ([`Known`]).
+    known: Known,
+    /// The pattern of the last element checked in full.
+    pattern: Pattern,
+}
+
+/// Past the value at `i`, checked to be JSON. An element of an array is looked for among those
+/// met before, then matched against the pattern of the last one checked in full, and only then
+/// checked in full: kept from line to line, the expected fans of a golden line are mostly
+/// found.
+pub(super) fn past_skipped(b: &[u8], i: usize, kept: &mut Elements) -> Option<usize> {
     if *b.get(i)? != b'[' {
         return past_value(b, i, None);
     }
@@ -121,9 +134,16 @@ pub(super) fn past_skipped(b: &[u8], i: usize, model: &mut Pattern) -> Option<us
         return Some(i + 1);
     }
     loop {
-        i = match model.past(b, i) {
+        i = match kept.known.past(b, i) {
             Some(end) => end,
-            None => model.learn(b, i)?,
+            None => {
+                let end = match kept.pattern.past(b, i) {
+                    Some(end) => end,
+                    None => kept.pattern.learn(b, i)?,
+                };
+                kept.known.keep(b, i, end);
+                end
+            }
         };
         i = ws(b, i);
         match *b.get(i)? {
@@ -269,7 +289,7 @@ fn past_digits(b: &[u8], start: usize) -> Option<usize> {
 /// each open string holding text without escapes or control characters and each open number a
 /// number, is JSON like it.
 #[derive(Default)]
-pub(super) struct Pattern {
+struct Pattern {
     /// The fixed bytes, copied from the model.
     bytes: Vec<u8>,
     /// The parts in turn.
@@ -356,25 +376,20 @@ impl Pattern {
     }
 }
 
-/// Past the bytes at `i` if they are `want`, compared eight at a time.
+/// Past the bytes at `i` if they are `want`. Most are a key and its spacing (8 to 16 bytes),
+/// compared as two words that may overlap; a shorter run a byte at a time, and a longer one (a
+/// whole known element) by the C library's comparison: a call costs more than a short
+/// comparison, less than a long one.
 pub(super) fn past_same(b: &[u8], i: usize, want: &[u8]) -> Option<usize> {
-    let got = b.get(i..i + want.len())?;
-    let chunk = |s: &[u8], at: usize| s.get(at..).and_then(<[u8]>::first_chunk::<8>).copied();
-    if want.len() < 8 {
-        // A byte at a time: shorter than the call a slice comparison makes.
-        let same = want.iter().zip(got).all(|(x, y)| x == y);
-        return same.then_some(i + want.len());
-    }
-    // Whole chunks, then the last eight bytes (which may overlap the chunk before).
-    let mut at = 0;
-    while at + 8 < want.len() {
-        if chunk(want, at) != chunk(got, at) {
-            return None;
-        }
-        at += 8;
-    }
-    let last = want.len() - 8;
-    (chunk(want, last) == chunk(got, last)).then_some(i + want.len())
+    let n = want.len();
+    let got = b.get(i..i + n)?;
+    let word = |s: &[u8], at: usize| s.get(at..).and_then(<[u8]>::first_chunk::<8>).copied();
+    let same = match n {
+        0..8 => want.iter().zip(got).all(|(x, y)| x == y),
+        8..=16 => word(want, 0) == word(got, 0) && word(want, n - 8) == word(got, n - 8),
+        _ => want == got,
+    };
+    same.then_some(i + n)
 }
 
 #[cfg(test)]
@@ -432,8 +447,8 @@ mod tests {
 
     /// Whether the whole of `text` is one value the skipper takes, with no model and with the
     /// model the value before left.
-    fn skips(text: &str, model: &mut Pattern) -> bool {
-        let alone = past_skipped(text.as_bytes(), 0, &mut Pattern::default());
+    fn skips(text: &str, model: &mut Elements) -> bool {
+        let alone = past_skipped(text.as_bytes(), 0, &mut Elements::default());
         let after = past_skipped(text.as_bytes(), 0, model);
         assert_eq!(alone, after, "{text}");
         alone == Some(text.len())
@@ -441,7 +456,7 @@ mod tests {
 
     #[test]
     fn values_are_skipped_when_they_are_json() {
-        let mut model = Pattern::default();
+        let mut model = Elements::default();
         for json in [
             "1",
             "-0.5e+3",
