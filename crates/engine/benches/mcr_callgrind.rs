@@ -13,8 +13,9 @@
 //! - `loop`: the loop alone, with no call (its overhead is inside the other figures);
 //! - `score`: [`score`] on a parsed hand, what the anchor (`anchors/pymahjonggb.py`) is held
 //!   against;
-//! - `line`: one input line as `mahjong score` answers it, without the IO: [`score_text`] on
-//!   the raw text, its answer written as JSON into a reused buffer.
+//! - `line`: one input line as `mahjong score` answers it, without the IO: [`ScoreLines`] on
+//!   the line's bytes (one for the run, as the command keeps one; its reader checks the UTF-8
+//!   the command no longer checks), writing its answer into a reused buffer.
 //!
 //! Build with `cargo bench -p mahjong-engine --bench mcr_callgrind --no-run`; the binary is
 //! `target/release/deps/mcr_callgrind-*`. `anchors/mcr_ir.sh` runs it with the anchor and the
@@ -24,7 +25,7 @@ use std::hint::black_box;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use engine::format::{ScoreInput, score_text};
+use engine::format::{ScoreInput, ScoreLines};
 use engine::variants::guobiao::{McrHand, score};
 
 /// The kernels this binary can run, by name.
@@ -96,11 +97,17 @@ fn main() -> ExitCode {
     let sum = match kernel {
         "loop" => run(calls, &hands, |h| u64::from(h.flowers)),
         "score" => run(calls, &hands, |h| score(h).map_or(0, |s| s.total as u64)),
-        "line" => run(calls, &lines, |l| {
-            buf.clear();
-            serde_json::to_writer(&mut buf, &score_text(l)).expect("an answer serializes");
-            buf.len() as u64
-        }),
+        "line" => {
+            let mut scorer = ScoreLines::default();
+            run(calls, &lines, |l| {
+                buf.clear();
+                let written = scorer.answer_read(l.as_bytes(), &mut buf);
+                written
+                    .unwrap_or_else(|| scorer.answer(l, &mut buf))
+                    .expect("an answer is written");
+                buf.len() as u64
+            })
+        }
         _ => unreachable!("checked against KERNELS"),
     };
     println!("{kernel} x {calls}: checksum {sum}");

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 pub mod score;
 mod write;
 
-pub use score::{ScoreInput, ScoreOutput, score_line, score_text};
+pub use score::{ScoreInput, ScoreLines, ScoreOutput, score_json, score_line, score_text};
 
 use crate::meld::{KongKind, Meld, MeldKind};
 use crate::ruleset::{RawOptions, Ruleset, RulesetId};

@@ -382,6 +382,36 @@ pub fn parse_tiles(input: &str) -> Result<Vec<Tile>, TileParseError> {
     Ok(out)
 }
 
+/// Reads `input` when it is written the plain way: digits, each group followed by its suit
+/// letter `m`, `p`, `s` or `z`, and nothing else (no spaces, no flowers). Calls `visit` on each
+/// tile in written order; `None` when `input` is anything else, valid or not, or when `visit`
+/// gives `None`. What this reads, [`parse_tiles`] reads alike, so a caller falls back on it (and
+/// its errors) after `None`; the score format reads every hand this way first, without
+/// `parse_tiles`' allocation and Unicode checks.
+pub(crate) fn parse_plain(input: &str, mut visit: impl FnMut(Tile) -> Option<()>) -> Option<()> {
+    let bytes = input.as_bytes();
+    // Where the digits waiting for their suit letter start.
+    let mut group = 0;
+    for (at, &b) in bytes.iter().enumerate() {
+        let suit = match b {
+            b'0'..=b'9' => continue,
+            b'm' => Suit::Man,
+            b'p' => Suit::Pin,
+            b's' => Suit::Sou,
+            b'z' => Suit::Honor,
+            _ => return None,
+        };
+        if group == at {
+            return None;
+        }
+        for &d in &bytes[group..at] {
+            visit(Tile::new(suit, d - b'0')?)?;
+        }
+        group = at + 1;
+    }
+    (group == bytes.len()).then_some(())
+}
+
 /// Writes tiles in compact notation, grouping consecutive tiles of one suit (`123m45p`).
 pub fn format_tiles(tiles: &[Tile]) -> String {
     let mut out = String::with_capacity(tiles.len() * 2);
@@ -398,6 +428,46 @@ pub fn format_tiles(tiles: &[Tile]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What `parse_plain` reads, `parse_tiles` reads alike; it leaves spaced, flowered or wrong
+    /// notation to `parse_tiles`.
+    #[test]
+    fn plain_notation_reads_as_parse_tiles_reads_it() {
+        for input in [
+            "",
+            "1m",
+            "123m456p789s11z",
+            "5555m",
+            "19m19p19s1234567z",
+            "0m",
+            "8z",
+            "m",
+            "12",
+            "1m2",
+            "1 m",
+            "1f",
+            "12x",
+            "１m",
+            "11m 22p",
+            "9s9s9s9s9s",
+        ] {
+            let mut plain = Vec::new();
+            let read = parse_plain(input, |t| {
+                plain.push(t);
+                Some(())
+            });
+            if read.is_some() {
+                assert_eq!(parse_tiles(input), Ok(plain), "{input:?}");
+            }
+            let plain_when = !input.is_empty() && input.bytes().all(|b| b.is_ascii_alphanumeric());
+            let valid = parse_tiles(input).is_ok_and(|t| t.iter().all(|t| !t.is_flower()));
+            assert_eq!(
+                read.is_some(),
+                plain_when && valid || input.is_empty(),
+                "{input:?}"
+            );
+        }
+    }
 
     #[test]
     fn a_single_tile_has_no_spaces() {

@@ -1,15 +1,22 @@
 //! The `score` format: one Guobiao winning hand per JSON line in, its fans and total out
 //! (`conformance/mcr/README.md`). Shared by `mahjong score` and `POST /api/score`.
 
+use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
 
 use super::serde_json_id::Id;
 use super::{ErrorOutput, InputError, one_tile};
 use crate::meld::{KongKind, Meld, MeldKind};
 use crate::seat::Wind;
-use crate::tile::parse_tiles;
+use crate::tile::{Tile, parse_plain, parse_tiles};
 use crate::tiles::TileCounts;
-use crate::variants::guobiao::{self, McrHand, WinContext};
+use crate::variants::guobiao::{self, McrHand, Scored, WinContext};
+
+mod known;
+mod layout;
+mod read;
+mod skip;
+mod write;
 
 /// One input line. Unknown fields (the expected `fans` and `total` of a test vector) are
 /// ignored; inside melds every field must be known.
@@ -112,7 +119,7 @@ impl ScoreInput {
                     tiles: &m.tiles,
                     concealed: m.concealed,
                 })
-                .collect(),
+                .collect::<Vec<_>>(),
             win_tile: &self.win_tile,
             self_drawn: self.self_drawn,
             last_of_kind: self.last_of_kind,
@@ -126,73 +133,36 @@ impl ScoreInput {
     }
 }
 
-/// A line as `score_text` reads it first: [`ScoreInput`] with its text borrowed from the line
-/// instead of copied, and an id that is a number or a string without escapes. A line this does
-/// not read (an escaped string, an odd id, any mistake) is read again as a [`ScoreInput`], whose
-/// answer and errors are the format's; a line this reads, that one reads alike.
-#[derive(Deserialize)]
-struct LineFields<'a> {
-    #[serde(borrow)]
+/// A line as `score_text` reads it first ([`read::line_fields`]): [`ScoreInput`] with its text
+/// borrowed from the line instead of copied, its melds `M` (a `Vec` for a [`ScoreInput`], an
+/// array on the stack for a line read), and an id that is a number or a string without escapes.
+/// A line that reader does not read is read again as a [`ScoreInput`], whose answer and errors
+/// are the format's; a line it reads, that one reads alike.
+struct LineFields<'a, M> {
     id: LineId<'a>,
     concealed: &'a str,
-    #[serde(default, borrow)]
-    melds: Vec<MeldFields<'a>>,
+    melds: M,
     win_tile: &'a str,
-    #[serde(default)]
     self_drawn: bool,
-    #[serde(default)]
     last_of_kind: bool,
-    #[serde(default)]
     kong_win: bool,
-    #[serde(default)]
     last_tile: bool,
     seat_wind: Wind,
     round_wind: Wind,
-    #[serde(default)]
     flowers: u8,
 }
 
 /// [`ScoreMeld`] borrowed from the line.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
 struct MeldFields<'a> {
     kind: &'a str,
     tiles: &'a str,
-    #[serde(default)]
     concealed: bool,
 }
 
-/// An [`Id`] read without buffering the value first, as an untagged enum must.
+/// An [`Id`] borrowed from the line.
 enum LineId<'a> {
     Text(&'a str),
     Number(i64),
-}
-
-impl<'de: 'a, 'a> Deserialize<'de> for LineId<'a> {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visit;
-        impl<'de> serde::de::Visitor<'de> for Visit {
-            type Value = LineId<'de>;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("a number or a string")
-            }
-            fn visit_i64<E: serde::de::Error>(self, n: i64) -> Result<Self::Value, E> {
-                Ok(LineId::Number(n))
-            }
-            fn visit_u64<E: serde::de::Error>(self, n: u64) -> Result<Self::Value, E> {
-                i64::try_from(n)
-                    .map(LineId::Number)
-                    .map_err(|_| E::custom("an id above i64"))
-            }
-            fn visit_borrowed_str<E: serde::de::Error>(
-                self,
-                s: &'de str,
-            ) -> Result<Self::Value, E> {
-                Ok(LineId::Text(s))
-            }
-        }
-        d.deserialize_any(Visit)
-    }
 }
 
 impl LineId<'_> {
@@ -204,19 +174,11 @@ impl LineId<'_> {
     }
 }
 
-impl LineFields<'_> {
+impl<'a, M: AsRef<[MeldFields<'a>]>> LineFields<'a, M> {
     /// The hand the line describes.
     fn to_hand(&self) -> Result<McrHand, InputError> {
-        let concealed_tiles = parse_tiles(self.concealed)?;
-        if let Some(f) = concealed_tiles.iter().find(|t| t.is_flower()) {
-            return Err(InputError::Shape(format!(
-                "concealed: {f} is a flower; give flowers as a count"
-            )));
-        }
-        let win_tile = one_tile(self.win_tile, "win_tile")?;
-        if win_tile.is_flower() {
-            return Err(InputError::Shape("win_tile: a flower cannot win".into()));
-        }
+        let concealed = concealed_counts(self.concealed)?;
+        let win_tile = win_tile(self.win_tile)?;
         if self.flowers > 8 {
             return Err(InputError::Shape(format!(
                 "flowers: {} (at most 8)",
@@ -225,6 +187,7 @@ impl LineFields<'_> {
         }
         let melds = self
             .melds
+            .as_ref()
             .iter()
             .map(MeldFields::to_meld)
             .collect::<Result<Vec<_>, _>>()?;
@@ -235,7 +198,7 @@ impl LineFields<'_> {
             ));
         }
         Ok(McrHand {
-            concealed: TileCounts::from_tiles(&concealed_tiles),
+            concealed,
             melds,
             win_tile,
             context: WinContext {
@@ -256,9 +219,52 @@ impl LineFields<'_> {
     }
 }
 
+/// The concealed tiles, read the plain way when they are written so ([`parse_plain`]).
+fn concealed_counts(text: &str) -> Result<TileCounts, InputError> {
+    let mut counts = TileCounts::new();
+    if parse_plain(text, |t| {
+        counts.add(t);
+        Some(())
+    })
+    .is_some()
+    {
+        return Ok(counts);
+    }
+    let tiles = parse_tiles(text)?;
+    if let Some(f) = tiles.iter().find(|t| t.is_flower()) {
+        return Err(InputError::Shape(format!(
+            "concealed: {f} is a flower; give flowers as a count"
+        )));
+    }
+    Ok(TileCounts::from_tiles(&tiles))
+}
+
+/// The winning tile, read the plain way when it is written so ([`parse_plain`]).
+fn win_tile(text: &str) -> Result<Tile, InputError> {
+    let mut one = ArrayVec::<Tile, 1>::new();
+    if parse_plain(text, |t| one.try_push(t).ok()).is_some()
+        && let [tile] = one.as_slice()
+    {
+        return Ok(*tile);
+    }
+    let tile = one_tile(text, "win_tile")?;
+    if tile.is_flower() {
+        return Err(InputError::Shape("win_tile: a flower cannot win".into()));
+    }
+    Ok(tile)
+}
+
 impl MeldFields<'_> {
     fn to_meld(&self) -> Result<Meld, InputError> {
-        let mut tiles = parse_tiles(self.tiles)?;
+        let mut plain = ArrayVec::<Tile, 4>::new();
+        if parse_plain(self.tiles, |t| plain.try_push(t).ok()).is_some() {
+            return self.meld_of(&mut plain);
+        }
+        self.meld_of(&mut parse_tiles(self.tiles)?)
+    }
+
+    /// The meld these tiles make, as declared.
+    fn meld_of(&self, tiles: &mut [Tile]) -> Result<Meld, InputError> {
         tiles.sort();
         let bad = |why: &str| InputError::Shape(format!("meld `{}` {why}", self.tiles));
         let first = *tiles.first().ok_or_else(|| bad("is empty"))?;
@@ -299,16 +305,21 @@ pub fn score_line(input: &ScoreInput) -> ScoreOutput {
     answer(input.id.clone(), input.to_hand())
 }
 
+/// What a hand comes to: its score and whether it reaches the minimum, or why it is refused
+/// (the error's code and message).
+fn outcome(hand: Result<McrHand, InputError>) -> Result<(Scored, bool), (&'static str, String)> {
+    let hand = hand.map_err(|e| (e.code(), e.to_string()))?;
+    let scored = guobiao::score(&hand).map_err(|e| ("not_a_win", e.to_string()))?;
+    let legal = scored.without_flowers() >= guobiao::MINIMUM;
+    Ok((scored, legal))
+}
+
 /// The answer to a line with this id and hand.
 fn answer(id: Id, hand: Result<McrHand, InputError>) -> ScoreOutput {
-    let hand = match hand {
-        Ok(h) => h,
-        Err(e) => return ScoreOutput::refused(Some(id), e.code(), e.to_string()),
-    };
-    match guobiao::score(&hand) {
-        Ok(scored) => ScoreOutput::Scored {
+    match outcome(hand) {
+        Ok((scored, legal)) => ScoreOutput::Scored {
             id,
-            legal: scored.without_flowers() >= guobiao::MINIMUM,
+            legal,
             total: scored.total,
             fans: scored
                 .fans
@@ -321,32 +332,96 @@ fn answer(id: Id, hand: Result<McrHand, InputError>) -> ScoreOutput {
                 })
                 .collect(),
         },
-        Err(e) => ScoreOutput::refused(Some(id), "not_a_win", e.to_string()),
+        Err((code, message)) => ScoreOutput::refused(Some(id), code, message),
     }
 }
 
-/// Scores one line of text; a line that is not valid JSON of the format is refused with its id
-/// when one can be read. Shared by `mahjong score` and the server's `POST /api/score`.
-///
-/// Most lines are read once, borrowing their text ([`LineFields`]); any other line is read as a
-/// [`ScoreInput`], with the format's errors.
-pub fn score_text(line: &str) -> ScoreOutput {
-    if let Ok(fields) = serde_json::from_str::<LineFields<'_>>(line) {
-        return std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| fields.answer()))
-            .unwrap_or_else(|_| {
-                ScoreOutput::refused(
-                    Some(fields.id.to_id()),
-                    "internal_error",
-                    "the engine failed on this line".into(),
-                )
-            });
-    }
+/// Runs `work`; should a defect in the engine ever panic inside it, the line is answered with an
+/// `internal_error` and the caller goes on.
+fn guarded<T>(id: &LineId<'_>, work: impl FnOnce() -> T) -> Result<T, ScoreOutput> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)).map_err(|_| {
+        ScoreOutput::refused(
+            Some(id.to_id()),
+            "internal_error",
+            "the engine failed on this line".into(),
+        )
+    })
+}
+
+/// A line [`read::line_fields`] does not read, read whole as a [`ScoreInput`]: the format's
+/// answer and errors.
+fn read_whole(line: &str) -> ScoreOutput {
     super::answer_text(
         line,
         |i: &ScoreInput| &i.id,
         score_line,
         ScoreOutput::refused,
     )
+}
+
+/// Scores one line of text; a line that is not valid JSON of the format is refused with its id
+/// when one can be read. Shared by `mahjong score` and the server's `POST /api/score`.
+///
+/// Most lines are read once, borrowing their text ([`read::Reader`]); any other line is read
+/// as a [`ScoreInput`], with the format's errors.
+pub fn score_text(line: &str) -> ScoreOutput {
+    match read::Reader::default().fields(line.as_bytes()) {
+        Some(fields) => guarded(&fields.id, || fields.answer()).unwrap_or_else(|e| e),
+        None => read_whole(line),
+    }
+}
+
+/// Scores one line of text and writes its answer as JSON into `out`, without a newline: the
+/// bytes `serde_json::to_writer(out, &score_text(line))` writes. [`ScoreLines`] for many lines.
+///
+/// # Errors
+/// serde_json's, which writing into a `Vec` never gives.
+pub fn score_json(line: &str, out: &mut Vec<u8>) -> serde_json::Result<()> {
+    ScoreLines::default().answer(line, out)
+}
+
+/// Scores lines one after another as `mahjong score` does, each answer written as JSON: the
+/// bytes `serde_json::to_writer(out, &score_text(line))` writes, faster. The layout of the lines
+/// read so far is kept and expected again ([`read::Reader`]); a scored hand's answer is written
+/// straight into bytes ([`write::scored`]), its fans' names and keys copied from a table written
+/// once per process, instead of being built as values and serialized.
+#[derive(Default)]
+pub struct ScoreLines {
+    reader: read::Reader,
+}
+
+impl ScoreLines {
+    /// Scores `line` and writes its answer into `out`, without a newline.
+    ///
+    /// # Errors
+    /// serde_json's, which writing into a `Vec` never gives.
+    pub fn answer(&mut self, line: &str, out: &mut Vec<u8>) -> serde_json::Result<()> {
+        match self.answer_read(line.as_bytes(), out) {
+            Some(written) => written,
+            None => serde_json::to_writer(out, &read_whole(line)),
+        }
+    }
+
+    /// [`ScoreLines::answer`] for a line given as bytes, if the hand-written reader takes it,
+    /// which makes it UTF-8; `None` (nothing written) for any other line, which the caller
+    /// checks and gives to [`ScoreLines::answer`]. So `mahjong score` checks the UTF-8 of only
+    /// those lines.
+    pub fn answer_read(
+        &mut self,
+        line: &[u8],
+        out: &mut Vec<u8>,
+    ) -> Option<serde_json::Result<()>> {
+        let fields = self.reader.fields(line)?;
+        let written = match guarded(&fields.id, || outcome(fields.to_hand())) {
+            Ok(Ok((scored, legal))) => write::scored(&fields.id, &scored, legal, out),
+            Ok(Err((code, message))) => serde_json::to_writer(
+                out,
+                &ScoreOutput::refused(Some(fields.id.to_id()), code, message),
+            ),
+            Err(internal) => serde_json::to_writer(out, &internal),
+        };
+        Some(written)
+    }
 }
 
 impl ScoreOutput {
@@ -363,67 +438,4 @@ impl ScoreOutput {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The answer of the path every line took before the borrowed reading: the whole
-    /// [`ScoreInput`], with the format's errors.
-    fn read_whole(line: &str) -> ScoreOutput {
-        super::super::answer_text(
-            line,
-            |i: &ScoreInput| &i.id,
-            score_line,
-            ScoreOutput::refused,
-        )
-    }
-
-    fn check(line: &str) {
-        let got = serde_json::to_string(&score_text(line)).expect("serializes");
-        let want = serde_json::to_string(&read_whole(line)).expect("serializes");
-        assert_eq!(got, want, "{line}");
-    }
-
-    #[test]
-    fn a_line_read_borrowed_is_answered_as_read_whole() {
-        let hand = r#""concealed": "123456789m234p5s", "win_tile": "5s", "seat_wind": "E", "round_wind": "S""#;
-        for id in [
-            "7",
-            "-3",
-            "9223372036854775807",
-            "9223372036854775808",
-            "1.5",
-            "\"a\"",
-            "\"a\\\"b\"",
-            "\"\\u0031\"",
-            "null",
-            "[1]",
-            "{}",
-            "true",
-        ] {
-            check(&format!("{{\"id\": {id}, {hand}}}"));
-        }
-        for line in [
-            format!("{{\"id\": 1, {hand}, \"fans\": [{{\"name_zh\": \"x\"}}], \"total\": 3}}"),
-            format!("{{\"id\": 1, {hand}, \"flowers\": 9}}"),
-            format!("{{\"id\": 1, {hand}, \"id\": 2}}"),
-            format!("{{\"id\": 1, {hand}}} trailing"),
-            r#"{"id": 2, "concealed": "\u0031\u0032\u0033m456789m234p5s", "win_tile": "5s", "seat_wind": "E", "round_wind": "S"}"#.to_owned(),
-            r#"{"id": 3, "concealed": "1m", "win_tile": "1m", "seat_wind": "E", "round_wind": "E"}"#.to_owned(),
-            r#"{"id": 4, "concealed": "5p", "melds": [{"kind": "chow", "tiles": "234s"}, {"kind": "pung", "tiles": "555m"}, {"kind": "chow", "tiles": "234s"}, {"kind": "chow", "tiles": "234s", "concealed": false}], "win_tile": "5p", "self_drawn": true, "seat_wind": "N", "round_wind": "W"}"#.to_owned(),
-            r#"{"id": 5, "concealed": "5p", "melds": [{"kind": "chow", "tiles": "234s", "from": 1}], "win_tile": "5p", "seat_wind": "N", "round_wind": "W"}"#.to_owned(),
-            r#"{"id": 6, "concealed": "12x", "win_tile": "5p", "seat_wind": "N", "round_wind": "W"}"#.to_owned(),
-            r#"{"id": 7, "concealed": "", "win_tile": "5p", "seat_wind": "Q", "round_wind": "W"}"#.to_owned(),
-            r#"{"concealed": "1m", "win_tile": "1m", "seat_wind": "E", "round_wind": "E"}"#.to_owned(),
-            "not json".to_owned(),
-            "{}".to_owned(),
-        ] {
-            check(&line);
-        }
-        let golden = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../conformance/mcr/golden_public.jsonl");
-        let text = std::fs::read_to_string(golden).expect("the golden hands");
-        for line in text.lines().filter(|l| !l.trim().is_empty()) {
-            check(line);
-        }
-    }
-}
+mod tests;
