@@ -13,22 +13,26 @@ fn insert_statement(rows: usize) -> String {
     let mut sql = String::from(
         "INSERT INTO room_actions (table_id, seq, hand_no, seat, action, at_ms) VALUES ",
     );
-    for r in 0..rows {
-        let p = r * 6;
-        if r > 0 {
+    push_tuples(&mut sql, rows, 6, 0);
+    sql
+}
+
+/// Appends `count` tuples of `width` placeholders, numbered on from `$after + 1`:
+/// `($1, $2), ($3, $4)` for 2 of width 2 after 0.
+fn push_tuples(sql: &mut String, count: usize, width: usize, after: usize) {
+    for t in 0..count {
+        if t > 0 {
             sql.push_str(", ");
         }
-        sql.push_str(&format!(
-            "(${}, ${}, ${}, ${}, ${}, ${})",
-            p + 1,
-            p + 2,
-            p + 3,
-            p + 4,
-            p + 5,
-            p + 6
-        ));
+        sql.push('(');
+        for c in 0..width {
+            if c > 0 {
+                sql.push_str(", ");
+            }
+            sql.push_str(&format!("${}", after + t * width + c + 1));
+        }
+        sql.push(')');
     }
-    sql
 }
 
 /// One logged action as its row's columns: seq, hand_no, seat, action (JSON text), at_ms.
@@ -294,29 +298,9 @@ fn fenced_insert_statement(rows: usize, tables: usize) -> String {
         "INSERT INTO room_actions (table_id, seq, hand_no, seat, action, at_ms) \
          SELECT column1, column2, column3, column4, column5, column6 FROM (VALUES ",
     );
-    for r in 0..rows {
-        let p = r * 6;
-        if r > 0 {
-            sql.push_str(", ");
-        }
-        sql.push_str(&format!(
-            "(${}, ${}, ${}, ${}, ${}, ${})",
-            p + 1,
-            p + 2,
-            p + 3,
-            p + 4,
-            p + 5,
-            p + 6
-        ));
-    }
+    push_tuples(&mut sql, rows, 6, 0);
     sql.push_str(") WHERE NOT EXISTS (SELECT 1 FROM (VALUES ");
-    for t in 0..tables {
-        let p = rows * 6 + t * 2;
-        if t > 0 {
-            sql.push_str(", ");
-        }
-        sql.push_str(&format!("(${}, ${})", p + 1, p + 2));
-    }
+    push_tuples(&mut sql, tables, 2, rows * 6);
     sql.push_str(
         ") AS fence WHERE NOT EXISTS (SELECT 1 FROM game_tables AS g \
          WHERE g.id = fence.column1 AND g.epoch = fence.column2))",
@@ -341,4 +325,20 @@ fn check_epochs(tables: &[TableRows<'_>], held: &[(String, i64)]) -> Result<(), 
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statements_number_their_placeholders_in_order() {
+        assert!(
+            insert_statement(2)
+                .ends_with("VALUES ($1, $2, $3, $4, $5, $6), ($7, $8, $9, $10, $11, $12)")
+        );
+        let fenced = fenced_insert_statement(1, 2);
+        assert!(fenced.contains("FROM (VALUES ($1, $2, $3, $4, $5, $6)) WHERE NOT EXISTS"));
+        assert!(fenced.contains("(VALUES ($7, $8), ($9, $10)) AS fence"));
+    }
 }
