@@ -220,16 +220,34 @@ async fn upgrade(
     Path((room, seat)): Path<(u64, usize)>,
     ws: WebSocketUpgrade,
 ) -> Response {
-    // The game server's limits: its subprotocol, 4 KiB frames, a 4 KiB read buffer.
+    // The game server's limits: its subprotocol, 4 KiB frames, its read buffer.
     ws.protocols([protocol::SUBPROTOCOL])
         .max_message_size(protocol::MAX_CLIENT_FRAME)
         .max_frame_size(protocol::MAX_CLIENT_FRAME)
-        .read_buffer_size(4096)
+        .read_buffer_size(protocol::READ_BUFFER)
         .on_upgrade(move |socket| async move {
             state.connections.fetch_add(1, Ordering::Relaxed);
             session(&state, room, seat, socket).await;
             state.connections.fetch_sub(1, Ordering::Relaxed);
         })
+}
+
+/// Frames written before one flush at most (as on the game server).
+const BURST: usize = 32;
+
+/// Writes `first` and the frames queued behind it, then flushes once: the game server's way
+/// (`server::ws::send_queued`), so that the two write alike.
+async fn send_queued(
+    sink: &mut futures_util::stream::SplitSink<WebSocket, Message>,
+    rx: &mut mpsc::Receiver<Arc<str>>,
+    first: Arc<str>,
+) -> Result<(), axum::Error> {
+    sink.feed(Message::Text(first.as_ref().into())).await?;
+    for _ in 1..BURST {
+        let Ok(text) = rx.try_recv() else { break };
+        sink.feed(Message::Text(text.as_ref().into())).await?;
+    }
+    sink.flush().await
 }
 
 fn frame(message: ServerMessage) -> Message {
@@ -280,7 +298,7 @@ async fn session(state: &Baseline, room_no: u64, seat: usize, mut socket: WebSoc
         tokio::select! {
             out = rx.recv() => match out {
                 Some(text) => {
-                    if sink.send(Message::Text(text.as_ref().into())).await.is_err() {
+                    if send_queued(&mut sink, &mut rx, text).await.is_err() {
                         break;
                     }
                 }

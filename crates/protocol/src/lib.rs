@@ -28,6 +28,12 @@ pub const SUBPROTOCOL: &str = "mahjong.v1";
 /// The largest frame a client may send, in bytes.
 pub const MAX_CLIENT_FRAME: usize = 4096;
 
+/// The read buffer a server gives each socket, in bytes. Client frames are small (an action is
+/// under 100 bytes) and every socket holds its buffer for as long as it lives; a larger frame
+/// is read in several steps. Shared here so that the load test's bare baseline server holds
+/// what the game server holds.
+pub const READ_BUFFER: usize = 1024;
+
 /// The JSON Schema of each side of the protocol, by file name under `proto/schema/`.
 pub fn schemas() -> Vec<(&'static str, serde_json::Value)> {
     vec![

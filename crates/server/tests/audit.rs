@@ -208,7 +208,11 @@ fn check_counts(by_preset: &BTreeMap<String, Tally>, ids: &[String], tables: &[T
         let tables_of = tables.iter().filter(|r| &r.preset == preset).count() as u64;
         assert!(
             t.late.snapshots >= tables_of && t.late.messages > t.late.snapshots,
-            "{preset}: the late spectator joined every table and watched"
+            "{preset}: the late spectator joined every table and watched ({} snapshots at {} \
+             tables, {} messages)",
+            t.late.snapshots,
+            tables_of,
+            t.late.messages
         );
         assert!(
             t.early.messages >= 50 * t.hands,

@@ -13,7 +13,7 @@ use tokio::time::Instant;
 
 use super::{ALIVE_EVERY, ALIVE_WITHIN, Cluster, End, FromOwner, ToOwner};
 use crate::node::NodePhase;
-use crate::room::{Command, Connecting, RoomHandle};
+use crate::room::{Acting, Command, Connecting, Joining, RoomHandle};
 use crate::time::TimeSource;
 
 /// Frames queued for a relayed connection before the room cuts it off (as for a socket).
@@ -208,11 +208,11 @@ impl Endpoint {
         let (reply, answer) = oneshot::channel();
         if !self
             .room
-            .send(Command::Join {
+            .send(Command::Join(Box::new(Joining {
                 player,
                 name,
                 reply,
-            })
+            })))
             .await
         {
             return conflict("the table is closed".into());
@@ -261,13 +261,13 @@ impl Endpoint {
         else {
             return FromOwner::Unknown;
         };
-        let command = Command::Act {
+        let command = Command::Act(Box::new(Acting {
             player: player.clone(),
             conn: *conn,
             id,
             action,
             received: std::time::Instant::now(),
-        };
+        }));
         if self.room.send(command).await {
             FromOwner::Known
         } else {

@@ -250,11 +250,12 @@ impl Room {
 
     async fn handle(&mut self, command: Command) {
         match command {
-            Command::Join {
-                player,
-                name,
-                reply,
-            } => {
+            Command::Join(joining) => {
+                let super::Joining {
+                    player,
+                    name,
+                    reply,
+                } = *joining;
                 let result = self.join(player, name).await;
                 let _ = reply.send(result);
             }
@@ -279,13 +280,14 @@ impl Room {
                     self.refresh_statuses();
                 }
             }
-            Command::Act {
-                player,
-                conn,
-                id,
-                action,
-                received,
-            } => {
+            Command::Act(acting) => {
+                let super::Acting {
+                    player,
+                    conn,
+                    id,
+                    action,
+                    received,
+                } = *acting;
                 if self.act(&player, conn, id, action.into()).await {
                     self.metrics
                         .action_seconds

@@ -252,15 +252,8 @@ impl RoomPhase {
 
 /// A request to a room.
 pub enum Command {
-    /// Take a seat (or find the one already held).
-    Join {
-        /// Who.
-        player: PlayerId,
-        /// Their display name.
-        name: String,
-        /// The seat taken.
-        reply: oneshot::Sender<Result<u8, JoinError>>,
-    },
+    /// Take a seat (or find the one already held). Boxed, as `Act` (below).
+    Join(Box<Joining>),
     /// A connection for a seated player. Boxed: the largest request, and one of the rarest
     /// (once a socket), it would set the size of every slot of the room's queue, whose blocks
     /// of 32 slots are memory every table keeps.
@@ -272,19 +265,11 @@ pub enum Command {
         /// Which connection (a newer one may have replaced it).
         conn: u64,
     },
-    /// An action from a connection; the answer (`ack` or `error`) goes back on it.
-    Act {
-        /// Who.
-        player: PlayerId,
-        /// From which connection.
-        conn: u64,
-        /// The client's request id.
-        id: u64,
-        /// The action.
-        action: WireAction,
-        /// When its frame was read off the socket (for `mahjong_action_broadcast_seconds`).
-        received: std::time::Instant,
-    },
+    /// An action from a connection; the answer (`ack` or `error`) goes back on it. Boxed: the
+    /// queue's slots are the size of the largest request, in blocks of 32 that every table
+    /// keeps, and an action's payload alone took 64 bytes; a box per action costs less than
+    /// a kilobyte per table held for its whole life.
+    Act(Box<Acting>),
     /// A spectator's connection: public events only, each due at its time.
     Watch {
         /// The connection's id.
@@ -311,6 +296,30 @@ pub enum Command {
         /// Answered when the room has stopped.
         done: oneshot::Sender<()>,
     },
+}
+
+/// A request for a seat.
+pub struct Joining {
+    /// Who.
+    pub player: PlayerId,
+    /// Their display name.
+    pub name: String,
+    /// The seat taken.
+    pub reply: oneshot::Sender<Result<u8, JoinError>>,
+}
+
+/// An action from a connection.
+pub struct Acting {
+    /// Who.
+    pub player: PlayerId,
+    /// From which connection.
+    pub conn: u64,
+    /// The client's request id.
+    pub id: u64,
+    /// The action.
+    pub action: WireAction,
+    /// When its frame was read off the socket (for `mahjong_action_broadcast_seconds`).
+    pub received: std::time::Instant,
 }
 
 /// A connection for a seated player; `last_seq` resumes a stream.
@@ -371,9 +380,17 @@ impl RoomHandle {
         self.tx.closed().await;
     }
 
-    /// Sends a command; false when the room has stopped.
+    /// Sends a command; false when the room has stopped. The wait for space in a full queue is
+    /// boxed: it is rare, and a socket's task holds the size of what it awaits for as long as
+    /// it lives (the channel's send future is about 200 bytes with its command).
     pub async fn send(&self, command: Command) -> bool {
-        self.tx.send(command).await.is_ok()
+        match self.tx.try_send(command) {
+            Ok(()) => true,
+            Err(mpsc::error::TrySendError::Closed(_)) => false,
+            Err(mpsc::error::TrySendError::Full(command)) => {
+                Box::pin(self.tx.send(command)).await.is_ok()
+            }
+        }
     }
 
     /// The room as the lobby shows it.
@@ -488,5 +505,21 @@ pub fn spawn(
         summary,
         claim,
         lost,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every table keeps its queue's blocks of 32 slots, each the size of the largest request:
+    /// the payloads of the large ones are boxed (`Join`, `Connect`, `Act`).
+    #[test]
+    fn a_request_stays_small() {
+        assert!(
+            std::mem::size_of::<Command>() <= 32,
+            "Command is {} bytes",
+            std::mem::size_of::<Command>()
+        );
     }
 }

@@ -6,14 +6,14 @@ use std::time::Duration;
 
 use protocol::{ErrorCode, WireAction};
 use store::{PlayerId, TableId, TableStatus};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::Instant;
 
 use super::Refusal;
 use crate::AppState;
 use crate::cluster::{Cluster, Remote, RemoteEnd, Sink};
 use crate::node::NodePhase;
-use crate::room::{Command, Connecting, RoomHandle};
+use crate::room::{Acting, Command, Connecting, RoomHandle};
 
 /// Where a table plays, as a socket finds it.
 pub(crate) enum Target {
@@ -59,10 +59,11 @@ pub(crate) async fn find(state: &AppState, table: Option<&TableId>) -> Result<Ta
     })
 }
 
-/// A socket's open way to its room.
+/// A socket's open way to its room. The relay's end is boxed: a seated socket's task holds
+/// its link for as long as it lives, and most links are to a room on this node.
 pub(crate) enum Link {
     Here(RoomHandle),
-    Elsewhere(Remote),
+    Elsewhere(Box<Remote>),
 }
 
 /// Why a seat's connection was not made: the code the client is told, or the table closed.
@@ -112,7 +113,7 @@ impl Link {
                 )
                 .await
                 {
-                    Ok((remote, seat)) => Ok((Link::Elsewhere(remote), seat)),
+                    Ok((remote, seat)) => Ok((Link::Elsewhere(Box::new(remote)), seat)),
                     Err(ErrorCode::TableClosed) => Err(None),
                     Err(code) => Err(Some(code)),
                 }
@@ -140,7 +141,7 @@ impl Link {
                 Remote::connect(&cluster, &table, None, None, sink, patience)
                     .await
                     .ok()
-                    .map(|(remote, _)| Link::Elsewhere(remote))
+                    .map(|(remote, _)| Link::Elsewhere(Box::new(remote)))
             }
         }
     }
@@ -156,13 +157,13 @@ impl Link {
     ) -> Result<(), ErrorCode> {
         match self {
             Link::Here(room) => {
-                let command = Command::Act {
+                let command = Command::Act(Box::new(Acting {
                     player: player.clone(),
                     conn,
                     id,
                     action,
                     received: std::time::Instant::now(),
-                };
+                }));
                 if room.send(command).await {
                     Ok(())
                 } else if room.lost() {
@@ -207,9 +208,9 @@ impl Link {
     /// for another node (this node stopping, another node holding it now, or no node taking it
     /// on in time), so the client
     /// reconnects at once; else 1000 `ended`.
-    pub(crate) fn closing(&self, state: &AppState) -> (u16, &'static str) {
+    pub(crate) fn closing(&self, life: &watch::Sender<NodePhase>) -> (u16, &'static str) {
         let moved = match self {
-            Link::Here(room) => room.lost() || *state.life.borrow() != NodePhase::Serving,
+            Link::Here(room) => room.lost() || *life.borrow() != NodePhase::Serving,
             Link::Elsewhere(remote) => remote.end() == RemoteEnd::Moved,
         };
         if moved {

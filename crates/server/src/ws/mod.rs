@@ -51,15 +51,15 @@ pub async fn upgrade(
     })
 }
 
-/// The protocol's subprotocol and frame limits, with a 1 KiB read buffer: clients send small
-/// frames (an action is under 100 bytes), and every socket holds its buffer for as long as it
-/// lives (STACK.md: 4 KiB instead of the default 128 KiB already took an idle socket from
-/// ≈ 137 KiB to ≈ 9 KiB). A larger frame is read in several steps.
+/// The protocol's subprotocol and frame limits, with a small read buffer
+/// ([`protocol::READ_BUFFER`]): every socket holds its buffer for as long as it lives
+/// (STACK.md: 4 KiB instead of the default 128 KiB already took an idle socket from
+/// ≈ 137 KiB to ≈ 9 KiB).
 fn limits(ws: WebSocketUpgrade) -> WebSocketUpgrade {
     ws.protocols([protocol::SUBPROTOCOL])
         .max_message_size(protocol::MAX_CLIENT_FRAME)
         .max_frame_size(protocol::MAX_CLIENT_FRAME)
-        .read_buffer_size(1024)
+        .read_buffer_size(protocol::READ_BUFFER)
 }
 
 /// `GET /ws/tables/{table}/watch`: a spectator's read-only stream of public events.
@@ -135,7 +135,7 @@ async fn spectate(state: AppState, table: Option<TableId>, mut socket: WebSocket
                 None => {
                     // The room let go of this spectator: the match is over, it fell too far
                     // behind, or the table moved to another node.
-                    let (code, reason) = room.closing(&state);
+                    let (code, reason) = room.closing(&state.life);
                     let _ = sink.send(closing(code, reason)).await;
                     break;
                 }
@@ -167,6 +167,29 @@ async fn spectate(state: AppState, table: Option<TableId>, mut socket: WebSocket
     }
     Box::pin(room.close(None, conn)).await;
     let _ = sink.close().await;
+}
+
+/// Frames written before one flush at most: a long backlog goes out in several writes
+/// rather than growing one buffer.
+const BURST: usize = 32;
+
+/// Writes `first` and the frames already queued behind it, then flushes once. A room's
+/// wake-up queues several frames for a seat at a time (an ack, the action's events, the next
+/// prompt): one write carries them all, where a flush per frame cost a system call and a TCP
+/// segment each, and woke the client as often.
+async fn send_queued(
+    sink: &mut SplitSink<WebSocket, Message>,
+    rx: &mut mpsc::Receiver<Arc<str>>,
+    first: Arc<str>,
+) -> Result<(), axum::Error> {
+    tracing::trace!(len = first.len(), "frame out");
+    sink.feed(Message::Text(first.as_ref().into())).await?;
+    for _ in 1..BURST {
+        let Ok(text) = rx.try_recv() else { break };
+        tracing::trace!(len = text.len(), "frame out");
+        sink.feed(Message::Text(text.as_ref().into())).await?;
+    }
+    sink.flush().await
 }
 
 fn frame(message: ServerMessage) -> Message {
@@ -293,9 +316,14 @@ async fn session(state: AppState, table: Option<TableId>, socket: WebSocket, con
 }
 
 /// A connection whose player is seated: what its loop needs, and nothing of the handshake
-/// (the socket already split: the whole `WebSocket` would stay in the task unused).
+/// (the socket already split: the whole `WebSocket` would stay in the task unused). It holds
+/// the few parts of the server's state the loop uses, not the whole `AppState` (384 bytes
+/// a socket, for as long as it lives).
 struct Seated {
-    state: AppState,
+    metrics: Arc<crate::metrics::Metrics>,
+    life: Arc<tokio::sync::watch::Sender<crate::node::NodePhase>>,
+    signed_out: tokio::sync::broadcast::Receiver<TokenHash>,
+    bucket: Bucket,
     sink: SplitSink<WebSocket, Message>,
     stream: SplitStream<WebSocket>,
     rx: mpsc::Receiver<Arc<str>>,
@@ -345,7 +373,10 @@ async fn seat(
     tracing::debug!(seat, player = %player, "connected");
     let (sink, stream) = socket.split();
     Some(Seated {
-        state,
+        metrics: state.metrics.clone(),
+        life: state.life.clone(),
+        signed_out: state.signed_out.subscribe(),
+        bucket: Bucket::new(f64::from(state.config.client_rate.max(1))),
         sink,
         stream,
         rx,
@@ -362,7 +393,10 @@ impl Seated {
     /// an `async fn` would hold its argument twice (as it came in, and moved into its body).
     fn play(self) -> impl Future<Output = ()> + Send {
         let Seated {
-            state,
+            metrics,
+            life,
+            mut signed_out,
+            mut bucket,
             mut sink,
             mut stream,
             mut rx,
@@ -373,9 +407,7 @@ impl Seated {
         } = self;
         async move {
             tracing::debug!("entering the session loop");
-            let mut bucket = Bucket::new(f64::from(state.config.client_rate.max(1)));
             let mut ids: VecDeque<u64> = VecDeque::new();
-            let mut signed_out = state.signed_out.subscribe();
             // How the server closes the socket when the session ends on its side (None: the
             // client's own close, or a broken connection).
             let mut close: Option<(u16, &'static str)> = None;
@@ -387,8 +419,7 @@ impl Seated {
                     },
                     out = rx.recv() => match out {
                         Some(text) => {
-                            tracing::trace!(len = text.len(), "frame out");
-                            if sink.send(Message::Text(text.as_ref().into())).await.is_err() {
+                            if send_queued(&mut sink, &mut rx, text).await.is_err() {
                                 break;
                             }
                         }
@@ -396,7 +427,7 @@ impl Seated {
                         // connection took the seat, or the player escaped (each said in a
                         // message); or the table moved to another node.
                         None => {
-                            close = Some(room.closing(&state));
+                            close = Some(room.closing(&life));
                             break;
                         }
                     },
@@ -420,16 +451,16 @@ impl Seated {
                                 break;
                             }
                         };
-                        crate::metrics::bump(&state.metrics.messages_in_total);
+                        crate::metrics::bump(&metrics.messages_in_total);
                         if !bucket.take() {
-                            crate::metrics::bump(&state.metrics.messages_refused_total);
+                            crate::metrics::bump(&metrics.messages_refused_total);
                             let _ = sink.send(error(None, ErrorCode::RateLimited, "too many messages: slow down")).await;
                             continue;
                         }
                         let message = match serde_json::from_str::<ClientMessage>(&text) {
                             Ok(m) => m,
                             Err(e) => {
-                                crate::metrics::bump(&state.metrics.messages_refused_total);
+                                crate::metrics::bump(&metrics.messages_refused_total);
                                 let _ = sink.send(error(request_id(&text), ErrorCode::BadMessage, e.to_string())).await;
                                 continue;
                             }
@@ -481,10 +512,7 @@ impl Seated {
                     let _ = sink.close().await;
                 }
             }
-            state
-                .metrics
-                .connections_open
-                .fetch_sub(1, Ordering::Relaxed);
+            metrics.connections_open.fetch_sub(1, Ordering::Relaxed);
         }
     }
 }
