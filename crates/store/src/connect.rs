@@ -51,6 +51,13 @@ pub fn sqlite_url(path: &Path) -> String {
     format!("sqlite://{}", path.display())
 }
 
+/// Whether `options` open a database in memory, which lives in its one connection. sqlx says so
+/// only through the name it gives one (`sqlite::memory:` becomes `file:sqlx-in-memory-<n>`).
+pub(crate) fn sqlite_in_memory(options: &SqliteConnectOptions) -> bool {
+    let file = options.get_filename().to_string_lossy();
+    file.is_empty() || file.contains(":memory:") || file.starts_with("file:sqlx-in-memory-")
+}
+
 /// The zero-setup default: `mahjong.db` in the data directory.
 pub fn default_url(data_dir: &Path) -> String {
     sqlite_url(&data_dir.join("mahjong.db"))
@@ -103,8 +110,7 @@ impl Store {
                 .foreign_keys(true)
                 .busy_timeout(options.connect_timeout);
             let file = connect.get_filename().to_path_buf();
-            let in_memory =
-                file.as_os_str().is_empty() || file.to_string_lossy().contains(":memory:");
+            let in_memory = sqlite_in_memory(&connect);
             if !in_memory && !writes && !file.exists() {
                 return Err(StoreError::NoDatabase {
                     path: file.display().to_string(),
