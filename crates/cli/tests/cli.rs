@@ -3,27 +3,15 @@
 
 use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use serde_json::Value;
 
-fn mahjong() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_mahjong"))
-}
+mod common;
+use common::{mahjong, run_piped};
 
 fn run_with_stdin(args: &[&str], input: &str) -> (String, bool) {
-    let mut child = mahjong()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("mahjong runs");
-    // Fed from a thread: a large input would otherwise fill the pipes both ways and block.
-    let mut stdin = child.stdin.take().expect("stdin");
-    let input = input.to_owned();
-    let feeder = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let out = child.wait_with_output().expect("finishes");
-    feeder.join().expect("feeder").expect("writes");
+    let out = run_piped(args, input.as_bytes());
     (
         String::from_utf8(out.stdout).expect("utf-8"),
         out.status.success(),

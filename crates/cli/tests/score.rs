@@ -2,13 +2,10 @@
 //! give (the path every line took before the command read and wrote lines itself), and it finds
 //! lines as it did.
 
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
 
-fn mahjong() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_mahjong"))
-}
+mod common;
+use common::run_piped;
 
 /// `mahjong score` writes, byte for byte, what the format's serde path gives: each golden hand
 /// read as a `ScoreInput` and answered by `score_line`, serialized by serde_json; the odd lines of
@@ -111,16 +108,7 @@ fn score_finds_lines_as_before() {
 
 /// Runs the binary with `input` on stdin; its stdout. It must succeed.
 fn run_bytes(args: &[&str], input: Vec<u8>) -> Vec<u8> {
-    let mut child = mahjong()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("mahjong runs");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let feeder = std::thread::spawn(move || stdin.write_all(&input));
-    let out = child.wait_with_output().expect("finishes");
-    feeder.join().expect("feeder").expect("writes");
+    let out = run_piped(args, &input);
     assert!(out.status.success());
     out.stdout
 }
