@@ -7,6 +7,7 @@
 
 use tokio::sync::{mpsc, oneshot};
 
+use crate::connect::sqlite_in_memory;
 use crate::log::TableRows;
 use crate::model::LoggedAction;
 use crate::ownership::Claim;
@@ -48,7 +49,7 @@ impl Backend {
             ),
             Backend::Sqlite(pool) => {
                 let options = pool.connect_options();
-                if !sqlite_file(pool) {
+                if sqlite_in_memory(&options) {
                     return self.clone();
                 }
                 // No checkpoint of its own after a commit: see `Checkpoints`.
@@ -63,11 +64,6 @@ impl Backend {
             }
         }
     }
-}
-
-/// Whether `pool` is on a file (an in-memory database lives in its one connection).
-fn sqlite_file(pool: &sqlx::SqlitePool) -> bool {
-    !crate::connect::sqlite_in_memory(&pool.connect_options())
 }
 
 impl Store {
@@ -177,7 +173,9 @@ pub(crate) struct Checkpoints {
 impl Checkpoints {
     fn of(backend: &Backend) -> Checkpoints {
         let pool = match backend {
-            Backend::Sqlite(pool) if sqlite_file(pool) => Some(pool.clone()),
+            Backend::Sqlite(pool) if !sqlite_in_memory(&pool.connect_options()) => {
+                Some(pool.clone())
+            }
             _ => None,
         };
         Checkpoints {
