@@ -34,7 +34,7 @@ pub mod view;
 pub mod wall;
 
 pub use action::Action;
-pub use event::{Audience, Event, EventKind};
+pub use event::{Audience, Event, EventKind, Exchange};
 pub use game::{Game, GameError};
 pub use glossary::english;
 pub use meld::{KongKind, Meld, MeldKind};

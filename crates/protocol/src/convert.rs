@@ -266,14 +266,10 @@ pub fn wire_event(e: &EventKind, players: u8) -> WireEvent {
             seat: seat(*s),
             tile: *tile,
         },
-        EventKind::Swapped {
-            seat: s,
-            out,
-            received,
-        } => WireEvent::Swapped {
+        EventKind::Swapped { seat: s, exchange } => WireEvent::Swapped {
             seat: seat(*s),
-            out: out.clone(),
-            received: received.clone(),
+            out: exchange.out.clone(),
+            received: exchange.received.clone(),
         },
         EventKind::SwappedHidden { seat: s, count } => WireEvent::SwappedHidden {
             seat: seat(*s),
@@ -337,7 +333,7 @@ pub fn wire_event(e: &EventKind, players: u8) -> WireEvent {
         },
         EventKind::Won { win: w, concealed } => WireEvent::Won {
             win: win(w),
-            concealed: concealed.clone(),
+            concealed: concealed.to_vec(),
         },
         EventKind::HandEnded {
             exhausted,
@@ -402,7 +398,7 @@ mod tests {
                     ..WinFlags::default()
                 },
             },
-            concealed: Vec::new(),
+            concealed: Box::default(),
         })
     }
 

@@ -118,8 +118,7 @@ impl Game {
             Audience::Seat(seat),
             EventKind::Swapped {
                 seat,
-                out,
-                received,
+                exchange: Box::new(crate::event::Exchange { out, received }),
             },
         );
         self.emit(

@@ -145,8 +145,10 @@ fn a_swap_exchanges_with_the_set_aside_pile_and_conserves_every_tile() {
     assert!(events.iter().any(|e| e.kind
         == EventKind::Swapped {
             seat: seat(1),
-            out: out.clone(),
-            received: received.clone(),
+            exchange: Box::new(crate::event::Exchange {
+                out: out.clone(),
+                received: received.clone(),
+            }),
         }));
     assert!(game.is_swapping(), "the dealer has not finished");
     act(&mut game, 0, Action::SwapDone);
@@ -219,7 +221,7 @@ fn a_dealer_that_swaps_its_fourteenth_tile_draws_a_received_one_instead() {
     let received = events
         .iter()
         .find_map(|e| match &e.kind {
-            EventKind::Swapped { received, .. } => Some(received.clone()),
+            EventKind::Swapped { exchange, .. } => Some(exchange.received.clone()),
             _ => None,
         })
         .expect("swapped");

@@ -439,7 +439,7 @@ impl Game {
         let st = &mut self.seats[win.seat];
         st.won = Some(win);
         st.holds_win_tile = holds_tile;
-        let concealed = st.concealed.to_tiles();
+        let concealed = st.concealed.to_tiles().into_boxed_slice();
         self.wins.push(win);
         self.emit(Audience::Everyone, EventKind::Won { win, concealed });
     }
