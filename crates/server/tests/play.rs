@@ -1643,3 +1643,66 @@ async fn an_action_when_none_is_owed_is_not_your_turn() {
     }
     server.finish().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_resumed_stream_repeats_what_was_sent() {
+    for server in common::servers().await {
+        a_resumed_stream_repeats_what_was_sent_on(server.addr).await;
+        server.finish().await;
+    }
+}
+
+/// A client that resumes from an earlier `seq` gets, for every `seq` after it, the very
+/// message it was sent the first time: the server keeps its stream in its own form (events by
+/// their place in the hand, prompts as prompts) and must make each frame again as it was.
+async fn a_resumed_stream_repeats_what_was_sent_on(addr: std::net::SocketAddr) {
+    let (_, token) = guest(addr, "重连").await;
+    let room = create_room(
+        addr,
+        &token,
+        json!({"ruleset": "sichuan", "hands": 1, "bots": ["basic", "basic", "basic"], "action_seconds": 300}),
+    )
+    .await;
+    let table = room["table"].as_str().unwrap_or_default().to_string();
+    let mut first = Client::connect(addr, &table, &token, None)
+        .await
+        .expect("connect");
+    let mut sent = std::collections::BTreeMap::new();
+    let mut answered = 0;
+    // Several decisions in, the hand waits on this player's next prompt: the stream is still.
+    while answered < 6 {
+        let m = first.next(WAIT).await.expect("message").expect("open");
+        if let Some(seq) = m["seq"].as_u64() {
+            sent.insert(seq, m.clone());
+        }
+        if let Some(legal) = prompt_of(&m) {
+            answered += 1;
+            if answered < 6 {
+                first.act(choose(&legal)).await.expect("act");
+            }
+        }
+    }
+    let (&snapshot_seq, _) = sent.first_key_value().expect("the stream began");
+    let last = first.last_seq;
+    let mut back = Client::connect(addr, &table, &token, Some(snapshot_seq))
+        .await
+        .expect("reconnect");
+    let mut kinds = std::collections::BTreeSet::new();
+    while back.last_seq < last {
+        let m = back.next(WAIT).await.expect("message").expect("open");
+        let Some(seq) = m["seq"].as_u64() else {
+            continue;
+        };
+        assert_eq!(
+            sent.get(&seq),
+            Some(&m),
+            "seq {seq} resumed differently from how it was sent"
+        );
+        kinds.insert(m["type"].as_str().unwrap_or_default().to_string());
+    }
+    assert_eq!(back.last_seq, last, "resumed to where the stream stood");
+    assert!(
+        kinds.contains("event") && kinds.contains("prompt"),
+        "events and prompts were resumed: {kinds:?}"
+    );
+}

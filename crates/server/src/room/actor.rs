@@ -364,8 +364,7 @@ impl Room {
                 ErrorCode::NotSeated
             });
         };
-        let seat = &mut self.seats[i];
-        if let Some(old) = seat.reconnect(conn) {
+        if let Some(old) = self.seats[i].reconnect(conn) {
             // A second connection replaces the first; the old one is told why.
             let _ = old.tx.try_send(
                 serde_json::to_string(&protocol::Envelope {
@@ -381,11 +380,11 @@ impl Room {
         // 0 is "nothing received yet": a snapshot, like no `last_seq`.
         let missed = last_seq
             .filter(|&l| l > 0)
-            .and_then(|last| seat.since(last));
+            .and_then(|last| self.seats[i].since(last, &self.hand_in_view()));
         match missed {
             Some(frames) => {
                 for f in frames {
-                    if let Some(c) = seat.conn() {
+                    if let Some(c) = self.seats[i].conn() {
                         let _ = c.tx.try_send(f);
                     }
                 }

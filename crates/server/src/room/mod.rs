@@ -4,6 +4,7 @@
 mod actor;
 pub(crate) mod backoff;
 mod seat;
+mod stream;
 mod writer;
 
 use std::sync::{Arc, Mutex};

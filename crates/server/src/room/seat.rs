@@ -1,24 +1,16 @@
 //! One seat of a room: who sits there, their connection, and the stream of messages sent to
 //! them (kept for a while so a reconnecting client gets only what it missed).
 
-use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::Duration;
 
-use protocol::{Body, SeatInfo, SeatStatus, ServerMessage};
+use protocol::{Body, PromptInfo, SeatInfo, SeatStatus, ServerMessage};
 use store::PlayerId;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
+use super::stream::{HandEvents, Message, Stream};
 use crate::time::TimeSource;
-
-/// Messages kept per seat for resumption at most; older ones are replaced by a snapshot.
-const KEPT: usize = 1024;
-/// How long a message is kept for resumption. A stream resumes a connection that blinked (a
-/// phone changing networks comes back within seconds; the bot takes the seat after 3); a client away longer gets a snapshot,
-/// which says the same. Kept by count alone, a busy table's seats each held up to 1,024
-/// frames (~150 KiB) for as long as the table lived.
-pub const KEEP_FOR: Duration = Duration::from_secs(20);
 
 /// Who sits in a seat.
 #[derive(Clone, Debug)]
@@ -123,14 +115,9 @@ pub struct SeatCtl {
     /// A snapshot asked for while a claim window was held, owed when it closes; nothing of the
     /// stream is sent to the seat meanwhile, as the snapshot shows it.
     pub snapshot_due: bool,
-    next_seq: u64,
-    /// The stream's recent messages: when sent, and the body. The body, not the frame: a
-    /// broadcast's body is one allocation shared by every seat that keeps it, and a resuming
-    /// client's frames are made again from it. Their sequence numbers are the last
-    /// `kept.len()` before `next_seq` (every message of the stream is kept, and the oldest go
-    /// first), so they are not stored: a fifth of each entry, on every seat of every table.
-    kept: VecDeque<(Instant, Body)>,
-    /// The room's time, which `away` and `kept` are in.
+    /// The messages sent to the seat, numbered, the recent ones kept for resumption.
+    stream: Stream,
+    /// The room's time, which `away` and the stream are in.
     time: TimeSource,
     /// How long a dropped player has before the bot plays the seat.
     grace: Duration,
@@ -150,8 +137,7 @@ impl SeatCtl {
             occupant,
             presence: Presence::Absent,
             snapshot_due: false,
-            next_seq: first_seq,
-            kept: VecDeque::new(),
+            stream: Stream::new(first_seq, time.now()),
             time,
             grace,
         };
@@ -247,7 +233,7 @@ impl SeatCtl {
         self.occupant = Occupant::Empty;
         self.presence = Presence::Absent;
         self.snapshot_due = false;
-        self.kept.clear();
+        self.stream.clear();
     }
 
     /// Turns a seated player into one who escaped; the connection goes.
@@ -259,7 +245,7 @@ impl SeatCtl {
             };
             self.presence = Presence::Absent;
             self.snapshot_due = false;
-            self.kept.clear();
+            self.stream.clear();
         }
     }
 
@@ -308,38 +294,46 @@ impl SeatCtl {
     /// client's first message after a `hello` is its snapshot (a `seat_changed` or a prompt
     /// ahead of it would jump `seq` on a message that is not one).
     pub fn push_body(&mut self, body: &Body) -> bool {
+        self.push_message(body, Message::Body(Box::new(body.clone())))
+    }
+
+    /// Adds a prompt to the stream and sends it; the stream keeps the prompt, not its JSON.
+    pub fn push_prompt(&mut self, info: PromptInfo) -> bool {
+        if !self.listens() {
+            return true;
+        }
+        match Body::of(&ServerMessage::Prompt(info.clone())) {
+            Ok(body) => self.push_message(&body, Message::Prompt(Box::new(info))),
+            Err(e) => {
+                tracing::error!(error = %e, "a prompt could not be serialized");
+                true
+            }
+        }
+    }
+
+    /// As [`SeatCtl::push_body`], for event `index` of hand `hand`, whose body is `body`: the
+    /// stream keeps its place among the hand's events, not the body.
+    pub fn push_event(&mut self, hand: u32, index: u32, body: &Body) -> bool {
+        self.push_message(body, Message::Event { hand, index })
+    }
+
+    fn push_message(&mut self, body: &Body, kept: Message) -> bool {
         if !self.listens() || self.snapshot_due {
             return true;
         }
-        let seq = self.next_seq;
-        self.next_seq += 1;
-        let frame = body.frame(Some(seq));
-        let now = self.time.now();
-        self.kept.push_back((now, body.clone()));
-        while self.kept.len() > KEPT
-            || self
-                .kept
-                .front()
-                .is_some_and(|(at, _)| now.saturating_duration_since(*at) > KEEP_FOR)
-        {
-            self.kept.pop_front();
-        }
-        self.send(frame)
+        let seq = self.stream.push(kept, self.time.now());
+        self.send(body.frame(Some(seq)))
     }
 
     /// The frames of the stream after `seq` still kept, each with its `seq` (for transcripts,
     /// which take them between two things the room does).
-    pub fn frames_after(&self, seq: u64) -> Vec<(u64, Arc<str>)> {
-        self.kept_in_order()
-            .filter(|(s, _)| *s > seq)
-            .map(|(s, body)| (s, body.frame(Some(s))))
-            .collect()
+    pub fn frames_after(&self, seq: u64, events: &dyn HandEvents) -> Vec<(u64, Arc<str>)> {
+        self.stream.frames_after(seq, events)
     }
 
-    /// The kept messages with their sequence numbers, oldest first.
-    fn kept_in_order(&self) -> impl Iterator<Item = (u64, &Body)> {
-        let first = self.next_seq - self.kept.len() as u64;
-        (first..).zip(self.kept.iter().map(|(_, body)| body))
+    /// Keeps hand `hand`'s events as their bodies, before the room lets go of the hand.
+    pub fn retire(&mut self, hand: u32, events: &dyn HandEvents) {
+        self.stream.retire(hand, events);
     }
 
     /// Whether the seat has a stream: players do, bots and empty seats do not.
@@ -366,70 +360,9 @@ impl SeatCtl {
         true
     }
 
-    /// The kept messages after `last_seq`, if the stream still holds all of them; `None` (a
-    /// snapshot is owed) when it does not, or when `last_seq` is one this stream never sent (a
-    /// client of a run before a restart, or a wrong one). `seq` is the server's: a client's
-    /// number never moves the counter.
-    pub fn since(&self, last_seq: u64) -> Option<Vec<Arc<str>>> {
-        if last_seq >= self.next_seq {
-            return None;
-        }
-        if last_seq + 1 == self.next_seq {
-            return Some(Vec::new());
-        }
-        let (first, _) = self.kept_in_order().next()?;
-        if first > last_seq + 1 {
-            return None;
-        }
-        Some(
-            self.kept_in_order()
-                .filter(|(s, _)| *s > last_seq)
-                .map(|(s, body)| body.frame(Some(s)))
-                .collect(),
-        )
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn pong(id: u64) -> Body {
-        Body::of(&ServerMessage::Pong { id }).expect("a pong serializes")
-    }
-
-    /// A resuming client gets what it missed while the stream still holds it, and a snapshot
-    /// (`None`) once the frames it missed are older than the stream keeps.
-    #[tokio::test]
-    async fn frames_are_kept_for_a_while_only() {
-        let clock = crate::time::ManualTime::new();
-        let player = Occupant::Player {
-            id: PlayerId::new(),
-            name: "A".into(),
-        };
-        let mut seat = SeatCtl::new(player, clock.source(), 1, Duration::ZERO, Duration::ZERO);
-        for id in 1..=3 {
-            assert!(seat.push_body(&pong(id)));
-        }
-        assert_eq!(seat.since(1).map(|f| f.len()), Some(2));
-        assert_eq!(seat.since(3).map(|f| f.len()), Some(0));
-        clock.advance(KEEP_FOR + Duration::from_secs(1));
-        assert!(seat.push_body(&pong(4)));
-        assert_eq!(seat.kept.len(), 1, "old frames are dropped");
-        assert!(
-            seat.since(1).is_none(),
-            "a client too far behind gets a snapshot"
-        );
-        let missed = seat.since(3).expect("the last frame is kept");
-        assert_eq!(missed.len(), 1);
-        assert!(missed[0].contains("\"seq\":4"), "{}", missed[0]);
-        // A client ahead of the stream gets a snapshot; its number does not move the counter.
-        assert!(seat.since(1_000).is_none());
-        assert!(seat.push_body(&pong(5)));
-        assert_eq!(
-            seat.since(4).map(|f| f.len()),
-            Some(1),
-            "the stream goes on at 5"
-        );
+    /// The kept frames after `last_seq`, if the stream still holds all of them; `None` (a
+    /// snapshot is owed) when it does not (see [`Stream::since`]).
+    pub fn since(&self, last_seq: u64, events: &dyn HandEvents) -> Option<Vec<Arc<str>>> {
+        self.stream.since(last_seq, events)
     }
 }

@@ -208,9 +208,27 @@ impl Room {
         let events = game
             .apply(seat, action)
             .map_err(|e| format!("engine refused a legal action: {e}"))?;
+        // The engine's events so far end with the action's.
+        let first = game.events().len() - events.len();
         self.charge_bank(seat.index());
-        self.distribute(&events);
+        self.distribute(first, &events);
         Ok(())
+    }
+
+    /// The room lets go of a hand that ended: the seats' streams keep its events' bodies
+    /// for as long as they keep the events.
+    fn retire_hand(&mut self, ended: &super::phase::Ended) {
+        let Ok(hand) = u32::try_from(ended.hand_no) else {
+            return;
+        };
+        let events = super::window::HandInView {
+            hand_no: ended.hand_no,
+            events: ended.game.events(),
+            players: self.settings.ruleset.rules().flow().players,
+        };
+        for seat in &mut self.seats {
+            seat.retire(hand, &events);
+        }
     }
 
     /// Deals the next hand: its seed is logged and committed to before the deal's events go out.
@@ -258,7 +276,7 @@ impl Room {
         self.publish_summary();
         self.prompts = vec![None; self.seats.len()];
         self.banks = vec![self.settings.clock.bank_ms; self.seats.len()];
-        self.distribute(&events);
+        self.distribute(0, &events);
         true
     }
 
@@ -377,6 +395,7 @@ impl Room {
                 return;
             }
         };
+        self.retire_hand(&storing.ended);
         if matches!(written, Written::Lost) {
             // Another node holds the table: it finishes the hand from the log and stores it.
             self.check_fenced(&store::StoreError::Fenced {
@@ -402,7 +421,7 @@ impl Room {
         self.broadcast(hand_over);
         self.seed_sha256 = None;
         if storing.last {
-            self.close_streams("the match is over", super::super::seat::KEEP_FOR);
+            self.close_streams("the match is over", super::super::stream::KEEP_FOR);
         } else {
             self.phase = Phase::Between {
                 deal_at: self.now() + Duration::from_millis(self.timing.next_hand_ms),

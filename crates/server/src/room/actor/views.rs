@@ -12,7 +12,7 @@ use tokio::time::Instant;
 use super::super::seat::{Occupant, SeatCtl};
 use super::Room;
 use super::phase::Phase;
-use super::window::prompt_info;
+use super::window::{HandInView, prompt_info};
 use std::sync::Arc;
 use tokio::sync::mpsc;
 
@@ -51,6 +51,21 @@ impl Room {
         match &self.phase {
             Phase::Storing(s) => Some(&s.ended.game),
             _ => self.game(),
+        }
+    }
+
+    /// The hand whose events the streams can make again.
+    pub(super) fn hand_in_view(&self) -> HandInView<'_> {
+        let players = self.settings.ruleset.rules().flow().players;
+        let (hand_no, events) = match &self.phase {
+            Phase::Storing(s) => (s.ended.hand_no, s.ended.game.events()),
+            Phase::Playing(p) => (self.hand_no(), p.game.events()),
+            _ => (u64::MAX, &[][..]),
+        };
+        HandInView {
+            hand_no,
+            events,
+            players,
         }
     }
 
@@ -173,7 +188,7 @@ impl Room {
         let mut batch = crate::transcript::Batch::default();
         for i in 0..self.seats.len() {
             let (mut last, mut owed) = self.transcribed[i];
-            for (seq, frame) in self.seats[i].frames_after(last) {
+            for (seq, frame) in self.seats[i].frames_after(last, &self.hand_in_view()) {
                 batch.frame(i, &frame);
                 (last, owed) = (seq, true);
             }
@@ -199,6 +214,18 @@ impl Room {
         to: impl Fn(usize, &SeatCtl) -> bool,
         public: bool,
     ) {
+        self.send(message, None, to, public);
+    }
+
+    /// As [`Room::send_body`]; a message that is event `index` of hand `hand` (`place`) is
+    /// kept in the seats' streams by that place.
+    pub(super) fn send(
+        &mut self,
+        message: &ServerMessage,
+        place: Option<(u32, u32)>,
+        to: impl Fn(usize, &SeatCtl) -> bool,
+        public: bool,
+    ) {
         let public = public && !self.spectators.is_empty();
         let to_seat = |(i, s): &(usize, &mut SeatCtl)| to(*i, s);
         if !public && !self.seats.iter_mut().enumerate().any(|p| to_seat(&p)) {
@@ -212,7 +239,10 @@ impl Room {
             }
         };
         for (_, seat) in self.seats.iter_mut().enumerate().filter(to_seat) {
-            seat.push_body(&body);
+            match place {
+                Some((hand, index)) => seat.push_event(hand, index, &body),
+                None => seat.push_body(&body),
+            };
         }
         if public {
             self.send_spectators(&body);

@@ -4,18 +4,20 @@
 use std::time::Duration;
 
 use engine::{Action, Seat};
-use protocol::{PromptInfo, ServerMessage};
+use protocol::{Body, PromptInfo, ServerMessage};
 use tokio::time::Instant;
 
 use super::super::seat::SeatCtl;
+use super::super::stream::HandEvents;
 use super::phase::Phase;
 use super::{Prompt, Room};
 
-/// A claim window held open: until when, and the events held back until then.
+/// A claim window held open: until when, and the events held back until then (each with
+/// its place among the hand's events).
 pub(super) struct Hold {
     pub(super) until: Instant,
     pub(super) until_ms: i64,
-    pub(super) events: Vec<engine::Event>,
+    pub(super) events: Vec<(usize, engine::Event)>,
 }
 
 /// Whether an action answers a claim window (a discard or a kong that may be robbed).
@@ -40,18 +42,24 @@ fn opens_window(e: &engine::Event) -> bool {
 impl Room {
     /// Sends events to the seats and spectators allowed to see them. After an event that offers
     /// a tile, the rest are held back until the claim window closes (see [`Room::hold_open`]).
-    pub(super) fn distribute(&mut self, events: &[engine::Event]) {
-        for e in events {
-            if let Phase::Playing(p) = &mut self.phase
-                && let Some(hold) = &mut p.hold
-            {
-                hold.events.push(e.clone());
-                continue;
-            }
-            self.deliver(e);
-            if opens_window(e) {
-                self.hold_open();
-            }
+    /// `events` are the hand's from number `first` (from 0) on.
+    pub(super) fn distribute(&mut self, first: usize, events: &[engine::Event]) {
+        for (index, e) in (first..).zip(events) {
+            self.distribute_one(index, e);
+        }
+    }
+
+    /// Event number `index` of the hand: held back while a claim window is held, else sent.
+    fn distribute_one(&mut self, index: usize, e: &engine::Event) {
+        if let Phase::Playing(p) = &mut self.phase
+            && let Some(hold) = &mut p.hold
+        {
+            hold.events.push((index, e.clone()));
+            return;
+        }
+        self.deliver(index, e);
+        if opens_window(e) {
+            self.hold_open();
         }
     }
 
@@ -81,25 +89,24 @@ impl Room {
             _ => None,
         };
         if let Some(hold) = held {
-            self.distribute(&hold.events);
+            for (index, e) in &hold.events {
+                self.distribute_one(*index, e);
+            }
         }
         if self.hold().is_none() {
             self.send_due_snapshots();
         }
     }
 
-    pub(super) fn deliver(&mut self, e: &engine::Event) {
+    /// Sends event number `index` of the hand to the seats and spectators allowed to see it.
+    /// A seat's stream keeps its place among the hand's events, not its body.
+    fn deliver(&mut self, index: usize, e: &engine::Event) {
         let players = self.settings.ruleset.rules().flow().players;
         let hand_no = self.hand_no();
-        {
-            let wire = protocol::wire_event(&e.kind, players);
-            let message = ServerMessage::Event {
-                hand_no,
-                event: wire,
-            };
-            let to = |i: usize, s: &SeatCtl| s.listens() && e.audience.includes(Seat::ALL[i]);
-            self.send_body(&message, to, e.audience.is_public());
-        }
+        let message = event_message(hand_no, e, players);
+        let place = u32::try_from(hand_no).ok().zip(u32::try_from(index).ok());
+        let to = |i: usize, s: &SeatCtl| s.listens() && e.audience.includes(Seat::ALL[i]);
+        self.send(&message, place, to, e.audience.is_public());
     }
 
     /// Sends a prompt to every player who owes a decision and has none (or an outdated one).
@@ -148,7 +155,7 @@ impl Room {
             };
             let info = prompt_info(hand_no, &prompt);
             self.prompts[i] = Some(prompt);
-            self.seats[i].push(ServerMessage::Prompt(info));
+            self.seats[i].push_prompt(info);
         }
     }
 }
@@ -164,6 +171,32 @@ impl Room {
         let used = now.saturating_duration_since(p.sent).as_millis() as u64;
         let over = used.saturating_sub(self.settings.clock.action_ms);
         self.banks[i] = self.banks[i].saturating_sub(over.min(p.bank_ms));
+    }
+}
+
+/// The message of event `e` of hand `hand_no`.
+pub(super) fn event_message(hand_no: u64, e: &engine::Event, players: u8) -> ServerMessage {
+    ServerMessage::Event {
+        hand_no,
+        event: protocol::wire_event(&e.kind, players),
+    }
+}
+
+/// The hand whose events the seats' streams keep by their place (see `room::stream`): the
+/// one in play, or the one whose result is being stored.
+pub(super) struct HandInView<'a> {
+    pub(super) hand_no: u64,
+    pub(super) events: &'a [engine::Event],
+    pub(super) players: u8,
+}
+
+impl HandEvents for HandInView<'_> {
+    fn body(&self, hand: u32, index: u32) -> Option<Body> {
+        if u64::from(hand) != self.hand_no {
+            return None;
+        }
+        let e = self.events.get(usize::try_from(index).ok()?)?;
+        Body::of(&event_message(self.hand_no, e, self.players)).ok()
     }
 }
 
