@@ -203,22 +203,12 @@ impl Room {
 
     /// A message for every seat's stream and every spectator, serialized once.
     pub(super) fn broadcast(&mut self, message: ServerMessage) {
-        self.send_body(&message, |_, s| s.listens(), true);
+        self.send(&message, None, |_, s| s.listens(), true);
     }
 
     /// Sends `message` to the seats `to` picks, and to the spectators when `public`. It is
-    /// serialized only when somebody listens, and then once for everyone.
-    pub(super) fn send_body(
-        &mut self,
-        message: &ServerMessage,
-        to: impl Fn(usize, &SeatCtl) -> bool,
-        public: bool,
-    ) {
-        self.send(message, None, to, public);
-    }
-
-    /// As [`Room::send_body`]; a message that is event `index` of hand `hand` (`place`) is
-    /// kept in the seats' streams by that place.
+    /// serialized only when somebody listens, and then once for everyone. A message that is
+    /// event `index` of hand `hand` (`place`) is kept in the seats' streams by that place.
     pub(super) fn send(
         &mut self,
         message: &ServerMessage,
