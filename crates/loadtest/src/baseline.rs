@@ -232,24 +232,6 @@ async fn upgrade(
         })
 }
 
-/// Frames written before one flush at most (as on the game server).
-const BURST: usize = 32;
-
-/// Writes `first` and the frames queued behind it, then flushes once: the game server's way
-/// (`server::ws::send_queued`), so that the two write alike.
-async fn send_queued(
-    sink: &mut futures_util::stream::SplitSink<WebSocket, Message>,
-    rx: &mut mpsc::Receiver<Arc<str>>,
-    first: Arc<str>,
-) -> Result<(), axum::Error> {
-    sink.feed(Message::Text(first.as_ref().into())).await?;
-    for _ in 1..BURST {
-        let Ok(text) = rx.try_recv() else { break };
-        sink.feed(Message::Text(text.as_ref().into())).await?;
-    }
-    sink.flush().await
-}
-
 fn frame(message: ServerMessage) -> Message {
     let text = serde_json::to_string(&Envelope { seq: None, message }).unwrap_or_default();
     Message::Text(text.into())
@@ -298,7 +280,7 @@ async fn session(state: &Baseline, room_no: u64, seat: usize, mut socket: WebSoc
         tokio::select! {
             out = rx.recv() => match out {
                 Some(text) => {
-                    if send_queued(&mut sink, &mut rx, text).await.is_err() {
+                    if server::ws::send_queued(&mut sink, &mut rx, text).await.is_err() {
                         break;
                     }
                 }

@@ -181,8 +181,10 @@ const BURST_BYTES: usize = 512;
 /// Writes `first` and the frames already queued behind it, flushing once per
 /// [`BURST_BYTES`]. A room's wake-up queues several frames for a seat at a time (an ack, the
 /// action's events, the next prompt): one write carries them, where a flush per frame cost a
-/// system call and a TCP segment each, and woke the client as often.
-async fn send_queued(
+/// system call and a TCP segment each, and woke the client as often. Public for the load
+/// test's bare baseline, which writes its sockets with this same function so that the two
+/// servers' figures differ by the game alone.
+pub async fn send_queued(
     sink: &mut SplitSink<WebSocket, Message>,
     rx: &mut mpsc::Receiver<Arc<str>>,
     first: Arc<str>,
