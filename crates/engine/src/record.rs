@@ -109,8 +109,8 @@ pub struct TableHand {
 pub struct TableRecord {
     /// The preset.
     pub ruleset: RulesetId,
-    /// Its options.
-    pub options: RawOptions,
+    /// Its options, shared with the table's ruleset.
+    pub options: std::sync::Arc<RawOptions>,
     /// The table's seed (the first dealer).
     pub seed: u64,
     /// The finished hands, in order.

@@ -81,7 +81,7 @@ impl Table {
         let players = ruleset.rules().flow().players;
         let record = TableRecord {
             ruleset: ruleset.id(),
-            options: ruleset.options(),
+            options: ruleset.shared_options(),
             seed,
             hands: Vec::new(),
         };
@@ -96,7 +96,7 @@ impl Table {
     pub fn restore(ruleset: Ruleset, state: TableState) -> Table {
         let record = TableRecord {
             ruleset: ruleset.id(),
-            options: ruleset.options(),
+            options: ruleset.shared_options(),
             seed: 0,
             hands: Vec::new(),
         };

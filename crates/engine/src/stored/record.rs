@@ -113,7 +113,7 @@ impl From<&TableRecord> for StoredTableRecord {
     fn from(record: &TableRecord) -> StoredTableRecord {
         StoredTableRecord {
             ruleset: record.ruleset.to_string(),
-            options: StoredOptions::from(&record.options),
+            options: StoredOptions::from(record.options.as_ref()),
             seed: record.seed,
             hands: record
                 .hands
@@ -147,7 +147,7 @@ impl TryFrom<&StoredTableRecord> for TableRecord {
         }
         Ok(TableRecord {
             ruleset: stored.ruleset.parse()?,
-            options: stored.options.to_raw(),
+            options: std::sync::Arc::new(stored.options.to_raw()),
             seed: stored.seed,
             hands,
         })
