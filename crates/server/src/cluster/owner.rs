@@ -167,13 +167,13 @@ impl Endpoint {
         let conn = crate::ws::next_conn();
         let (tx, rx) = mpsc::channel::<Arc<str>>(OUTBOX);
         let (reply, answer) = oneshot::channel();
-        let command = Command::Connect(Box::new(Connecting {
+        let command = Command::Connect(Connecting {
             player: player.clone(),
             last_seq,
             conn,
             tx,
             reply,
-        }));
+        });
         if !self.room.send(command).await {
             return FromOwner::Refused {
                 code: ErrorCode::TableClosed,
@@ -208,11 +208,11 @@ impl Endpoint {
         let (reply, answer) = oneshot::channel();
         if !self
             .room
-            .send(Command::Join(Box::new(Joining {
+            .send(Command::Join(Joining {
                 player,
                 name,
                 reply,
-            })))
+            }))
             .await
         {
             return conflict("the table is closed".into());
@@ -261,13 +261,13 @@ impl Endpoint {
         else {
             return FromOwner::Unknown;
         };
-        let command = Command::Act(Box::new(Acting {
+        let command = Command::Act(Acting {
             player: player.clone(),
             conn: *conn,
             id,
             action,
             received: std::time::Instant::now(),
-        }));
+        });
         if self.room.send(command).await {
             FromOwner::Known
         } else {

@@ -179,11 +179,11 @@ pub(super) async fn create_room(
 pub(super) async fn join(handle: &room::RoomHandle, player: store::Player) -> Result<u8, ApiError> {
     let (reply, answer) = tokio::sync::oneshot::channel();
     let sent = handle
-        .send(Command::Join(Box::new(room::Joining {
+        .send(Command::Join(room::Joining {
             player: player.id,
             name: player.display_name,
             reply,
-        })))
+        }))
         .await;
     if !sent {
         return Err(ApiError::Conflict("the table is closed".into()));

@@ -2,6 +2,7 @@
 //! decisions, enforces deadlines, logs every accepted action before its events go out, and
 //! stores each finished hand.
 
+use std::ops::ControlFlow;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -192,7 +193,7 @@ impl Room {
     /// and the local it is moved into side by side, the room twice (~1.2 KiB a table); the
     /// block's future holds it once.
     #[allow(clippy::manual_async_fn)] // an `async fn` is what this avoids (above)
-    pub fn run(mut self, mut rx: mpsc::Receiver<Command>) -> impl Future<Output = ()> {
+    pub fn run(mut self, mut rx: mpsc::Receiver<super::Queued>) -> impl Future<Output = ()> {
         async move {
             // Nothing is boxed per wake-up: what a wake-up does (`progress`, `on_timer`,
             // `handle`, `hand_written`) is a future of a few hundred bytes, created and copied
@@ -229,16 +230,9 @@ impl Room {
                     () = self.timing.time.sleep_until_some(wake) => self.on_timer().await,
                     written = phase::written(&mut self.phase) => self.hand_written(written).await,
                     command = rx.recv() => match command {
-                        Some(Command::Shutdown { done }) => {
-                            // A hand being written is finished first: its answer is not
-                            // needed, only the write (a restart would replay the hand from the
-                            // log anyway).
-                            let written = phase::written_or_none(&mut self.phase).await;
-                            tracing::debug!(?written, "the room stops");
-                            let _ = done.send(());
+                        Some(queued) => if self.handle(queued).await.is_break() {
                             break;
-                        }
-                        Some(c) => self.handle(c).await,
+                        },
                         None => break,
                     },
                 }
@@ -248,14 +242,17 @@ impl Room {
 
     // ---- commands ----
 
-    async fn handle(&mut self, command: Command) {
-        match command {
+    /// Carries out a request; `Break` once the room is to stop. The request stays in its box
+    /// until its arm takes its fields: the room's task is as large as its largest wake-up,
+    /// and a request by value would make this one the size of the largest request.
+    async fn handle(&mut self, queued: super::Queued) -> ControlFlow<()> {
+        match *queued {
             Command::Join(joining) => {
                 let super::Joining {
                     player,
                     name,
                     reply,
-                } = *joining;
+                } = joining;
                 let result = self.join(player, name).await;
                 let _ = reply.send(result);
             }
@@ -266,7 +263,7 @@ impl Room {
                     conn,
                     tx,
                     reply,
-                } = *connecting;
+                } = connecting;
                 let result = self.connect(&player, last_seq, Conn { id: conn, tx });
                 let _ = reply.send(result);
             }
@@ -287,7 +284,7 @@ impl Room {
                     id,
                     action,
                     received,
-                } = *acting;
+                } = acting;
                 if self.act(&player, conn, id, action.into()).await {
                     self.metrics
                         .action_seconds
@@ -298,7 +295,7 @@ impl Room {
                 if !self.settings.deals.open() {
                     // A duplicate table is not watched: dropping `tx` closes the socket.
                     drop(tx);
-                    return;
+                    return ControlFlow::Continue(());
                 }
                 if self.hold().is_some() {
                     // The snapshot would show the held window's events before they go out.
@@ -315,7 +312,14 @@ impl Room {
                 self.spectators.retain(|s| s.conn != conn);
                 self.watchers_due.retain(|(c, _)| *c != conn);
             }
-            Command::Shutdown { .. } => {}
+            Command::Shutdown { done } => {
+                // A hand being written is finished first: its answer is not needed, only the
+                // write (a restart would replay the hand from the log anyway).
+                let written = phase::written_or_none(&mut self.phase).await;
+                tracing::debug!(?written, "the room stops");
+                let _ = done.send(());
+                return ControlFlow::Break(());
+            }
             Command::Lost => self.lose_table(),
             Command::Leave { player } => {
                 if let Some(i) = self.seat_of(&player) {
@@ -325,6 +329,7 @@ impl Room {
                 }
             }
         }
+        ControlFlow::Continue(())
     }
 
     async fn join(&mut self, player: store::PlayerId, name: String) -> Result<u8, JoinError> {

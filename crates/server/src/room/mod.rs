@@ -251,14 +251,18 @@ impl RoomPhase {
     }
 }
 
+/// A request to a room, as it waits in the room's queue: boxed. The queue keeps blocks of 32
+/// slots, each the size of what it holds, for as long as the table lives: slots of a pointer
+/// make a block of under 300 bytes a table, where requests by value (32 bytes, their large
+/// payloads boxed) kept a kilobyte. A request is one box either way.
+type Queued = Box<Command>;
+
 /// A request to a room.
 pub enum Command {
-    /// Take a seat (or find the one already held). Boxed, as `Act` (below).
-    Join(Box<Joining>),
-    /// A connection for a seated player. Boxed: the largest request, and one of the rarest
-    /// (once a socket), it would set the size of every slot of the room's queue, whose blocks
-    /// of 32 slots are memory every table keeps.
-    Connect(Box<Connecting>),
+    /// Take a seat (or find the one already held).
+    Join(Joining),
+    /// A connection for a seated player.
+    Connect(Connecting),
     /// A connection closed.
     Disconnect {
         /// Who.
@@ -266,11 +270,8 @@ pub enum Command {
         /// Which connection (a newer one may have replaced it).
         conn: u64,
     },
-    /// An action from a connection; the answer (`ack` or `error`) goes back on it. Boxed: the
-    /// queue's slots are the size of the largest request, in blocks of 32 that every table
-    /// keeps, and an action's payload alone took 64 bytes; a box per action costs less than
-    /// a kilobyte per table held for its whole life.
-    Act(Box<Acting>),
+    /// An action from a connection; the answer (`ack` or `error`) goes back on it.
+    Act(Acting),
     /// A spectator's connection: public events only, each due at its time.
     Watch {
         /// The connection's id.
@@ -354,7 +355,7 @@ pub enum JoinError {
 /// A room's address.
 #[derive(Clone, Debug)]
 pub struct RoomHandle {
-    tx: mpsc::Sender<Command>,
+    tx: mpsc::Sender<Queued>,
     summary: Arc<Mutex<RoomSummary>>,
     claim: store::Claim,
     lost: Arc<std::sync::atomic::AtomicBool>,
@@ -381,15 +382,20 @@ impl RoomHandle {
         self.tx.closed().await;
     }
 
-    /// Sends a command; false when the room has stopped. The wait for space in a full queue is
-    /// boxed: it is rare, and a socket's task holds the size of what it awaits for as long as
-    /// it lives (the channel's send future is about 200 bytes with its command).
-    pub async fn send(&self, command: Command) -> bool {
-        match self.tx.try_send(command) {
-            Ok(()) => true,
-            Err(mpsc::error::TrySendError::Closed(_)) => false,
-            Err(mpsc::error::TrySendError::Full(command)) => {
-                Box::pin(self.tx.send(command)).await.is_ok()
+    /// Sends a command; false when the room has stopped. The command is boxed and offered
+    /// before the returned future is first polled, so the future holds only the box's fate:
+    /// a socket's task holds the size of what it awaits for as long as it lives. The wait for
+    /// space in a full queue is boxed too, as it is rare (the channel's send future is about
+    /// 200 bytes).
+    pub fn send(&self, command: Command) -> impl Future<Output = bool> + Send + '_ {
+        let offered = self.tx.try_send(Box::new(command));
+        async move {
+            match offered {
+                Ok(()) => true,
+                Err(mpsc::error::TrySendError::Closed(_)) => false,
+                Err(mpsc::error::TrySendError::Full(queued)) => {
+                    Box::pin(self.tx.send(queued)).await.is_ok()
+                }
             }
         }
     }
@@ -513,14 +519,15 @@ pub fn spawn(
 mod tests {
     use super::*;
 
-    /// Every table keeps its queue's blocks of 32 slots, each the size of the largest request:
-    /// the payloads of the large ones are boxed (`Join`, `Connect`, `Act`).
+    /// Every table keeps its queue's blocks of 32 slots, each the size of a queued request: a
+    /// pointer.
     #[test]
-    fn a_request_stays_small() {
-        assert!(
-            std::mem::size_of::<Command>() <= 32,
-            "Command is {} bytes",
-            std::mem::size_of::<Command>()
+    fn a_queued_request_is_a_pointer() {
+        assert_eq!(
+            std::mem::size_of::<Queued>(),
+            std::mem::size_of::<usize>(),
+            "a queued request is {} bytes",
+            std::mem::size_of::<Queued>()
         );
     }
 }

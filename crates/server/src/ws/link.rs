@@ -81,13 +81,13 @@ impl Link {
         match target {
             Target::Here(room) => {
                 let (reply, answer) = oneshot::channel();
-                let command = Command::Connect(Box::new(Connecting {
+                let command = Command::Connect(Connecting {
                     player: player.clone(),
                     last_seq,
                     conn,
                     tx,
                     reply,
-                }));
+                });
                 if !room.send(command).await {
                     return Err(None);
                 }
@@ -157,13 +157,13 @@ impl Link {
     ) -> Result<(), ErrorCode> {
         match self {
             Link::Here(room) => {
-                let command = Command::Act(Box::new(Acting {
+                let command = Command::Act(Acting {
                     player: player.clone(),
                     conn,
                     id,
                     action,
                     received: std::time::Instant::now(),
-                }));
+                });
                 if room.send(command).await {
                     Ok(())
                 } else if room.lost() {
