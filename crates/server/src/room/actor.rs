@@ -195,7 +195,7 @@ impl Room {
     #[allow(clippy::manual_async_fn)] // an `async fn` is what this avoids (above)
     pub fn run(mut self, mut rx: mpsc::Receiver<super::Queued>) -> impl Future<Output = ()> {
         async move {
-            // Nothing is boxed per wake-up: what a wake-up does (`progress`, `on_timer`,
+            // No wake-up's future is boxed: what a wake-up does (`progress`, `on_timer`,
             // `handle`, `hand_written`) is a future of a few hundred bytes, created and copied
             // at every wake-up and part of the room's task at the size of the largest. The rare
             // large states are boxed where they happen, so that they take memory only while
@@ -242,28 +242,28 @@ impl Room {
 
     // ---- commands ----
 
-    /// Carries out a request; `Break` once the room is to stop. The request stays in its box
-    /// until its arm takes its fields: the room's task is as large as its largest wake-up,
-    /// and a request by value would make this one the size of the largest request.
+    /// Carries out a request; `Break` after a shutdown (a lost table stops through
+    /// `is_lost`). The request stays in its box until its arm's pattern takes the fields it
+    /// uses: the room's task is as large as its largest wake-up, and a request held by value
+    /// (or a payload moved whole into a local) would make this one the size of the largest
+    /// request.
     async fn handle(&mut self, queued: super::Queued) -> ControlFlow<()> {
         match *queued {
-            Command::Join(joining) => {
-                let super::Joining {
-                    player,
-                    name,
-                    reply,
-                } = joining;
+            Command::Join(super::Joining {
+                player,
+                name,
+                reply,
+            }) => {
                 let result = self.join(player, name).await;
                 let _ = reply.send(result);
             }
-            Command::Connect(connecting) => {
-                let super::Connecting {
-                    player,
-                    last_seq,
-                    conn,
-                    tx,
-                    reply,
-                } = connecting;
+            Command::Connect(super::Connecting {
+                player,
+                last_seq,
+                conn,
+                tx,
+                reply,
+            }) => {
                 let result = self.connect(&player, last_seq, Conn { id: conn, tx });
                 let _ = reply.send(result);
             }
@@ -277,14 +277,13 @@ impl Room {
                     self.refresh_statuses();
                 }
             }
-            Command::Act(acting) => {
-                let super::Acting {
-                    player,
-                    conn,
-                    id,
-                    action,
-                    received,
-                } = acting;
+            Command::Act(super::Acting {
+                player,
+                conn,
+                id,
+                action,
+                received,
+            }) => {
                 if self.act(&player, conn, id, action.into()).await {
                     self.metrics
                         .action_seconds

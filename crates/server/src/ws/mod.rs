@@ -179,7 +179,7 @@ const BURST: usize = 32;
 const BURST_BYTES: usize = 512;
 
 /// Writes `first` and the frames already queued behind it, flushing once per
-/// [`BURST_BYTES`]. A room's wake-up queues several frames for a seat at a time (an ack, the
+/// `BURST_BYTES`. A room's wake-up queues several frames for a seat at a time (an ack, the
 /// action's events, the next prompt): one write carries them, where a flush per frame cost a
 /// system call and a TCP segment each, and woke the client as often. Public for the load
 /// test's bare baseline, which writes its sockets with this same function so that the two
