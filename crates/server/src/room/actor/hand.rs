@@ -221,11 +221,7 @@ impl Room {
         let Ok(hand) = u32::try_from(ended.hand_no) else {
             return;
         };
-        let events = super::window::HandInView {
-            hand_no: ended.hand_no,
-            events: ended.game.events(),
-            players: self.settings.ruleset.rules().flow().players,
-        };
+        let events = self.view_of(ended.hand_no, ended.game.events());
         for seat in &mut self.seats {
             seat.retire(hand, &events);
         }

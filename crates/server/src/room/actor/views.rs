@@ -54,18 +54,22 @@ impl Room {
         }
     }
 
-    /// The hand whose events the streams can make again.
+    /// The hand whose events the streams can make again: none between hands (no events, so
+    /// nothing is made).
     pub(super) fn hand_in_view(&self) -> HandInView<'_> {
-        let players = self.settings.ruleset.rules().flow().players;
-        let (hand_no, events) = match &self.phase {
-            Phase::Storing(s) => (s.ended.hand_no, s.ended.game.events()),
-            Phase::Playing(p) => (self.hand_no(), p.game.events()),
-            _ => (u64::MAX, &[][..]),
-        };
+        match &self.phase {
+            Phase::Storing(s) => self.view_of(s.ended.hand_no, s.ended.game.events()),
+            Phase::Playing(p) => self.view_of(self.hand_no(), p.game.events()),
+            _ => self.view_of(self.hand_no(), &[]),
+        }
+    }
+
+    /// Hand `hand_no`'s `events` as this room's seats see them.
+    pub(super) fn view_of<'a>(&self, hand_no: u64, events: &'a [engine::Event]) -> HandInView<'a> {
         HandInView {
             hand_no,
             events,
-            players,
+            players: self.settings.ruleset.rules().flow().players,
         }
     }
 
