@@ -97,8 +97,10 @@ impl Store {
         }
     }
 
-    /// Closes every connection; later calls fail.
+    /// Closes every connection; later calls fail. The action log's group writer first writes
+    /// the appends it was given.
     pub async fn close(&self) {
+        self.stop_writer().await;
         on_backend!(self, pool => pool.close().await);
         match &self.writer {
             Some(Backend::Postgres(pool)) => pool.close().await,

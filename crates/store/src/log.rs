@@ -266,7 +266,7 @@ async fn insert_fenced_sqlite(
     tables: &[TableRows<'_>],
 ) -> Result<bool, StoreError> {
     let rows: usize = tables.iter().map(|t| t.rows.len()).sum();
-    if rows == 0 || rows * 6 + tables.len() * 2 > MAX_FENCED_PARAMETERS {
+    if rows == 0 || !fits_one_statement(rows, tables.len()) {
         return Ok(false);
     }
     let mut query = sqlx::query(sqlx::AssertSqlSafe(fenced_insert_statement(
@@ -291,9 +291,14 @@ async fn insert_fenced_sqlite(
     Ok(written == rows as u64)
 }
 
+/// Whether `rows` rows of `tables` tables bind few enough parameters for one fenced insert.
+pub(crate) fn fits_one_statement(rows: usize, tables: usize) -> bool {
+    rows * 6 + tables * 2 <= MAX_FENCED_PARAMETERS
+}
+
 /// `INSERT … SELECT` of `rows` rows (`$1` … `$6·rows`) guarded by `tables` (id, epoch) pairs
 /// after them: nothing is inserted unless each pair names a table holding that epoch.
-fn fenced_insert_statement(rows: usize, tables: usize) -> String {
+pub(crate) fn fenced_insert_statement(rows: usize, tables: usize) -> String {
     let mut sql = String::from(
         "INSERT INTO room_actions (table_id, seq, hand_no, seat, action, at_ms) \
          SELECT column1, column2, column3, column4, column5, column6 FROM (VALUES ",

@@ -5,7 +5,10 @@
 //! the moment, writes them in one transaction and answers each caller: one commit for the lot,
 //! and a room still hears back only after its action is durable.
 
+use tokio::runtime::Handle;
 use tokio::sync::{mpsc, oneshot};
+
+mod thread;
 
 use crate::connect::sqlite_in_memory;
 use crate::log::TableRows;
@@ -24,11 +27,44 @@ const QUEUE: usize = 4096;
 pub(crate) struct Append {
     claim: Claim,
     actions: Vec<LoggedAction>,
-    done: oneshot::Sender<Result<(), StoreError>>,
+    done: oneshot::Sender<Answer>,
+}
+
+/// What the writer says of an append.
+#[derive(Debug)]
+enum Answer {
+    /// Written, or refused, and why.
+    Done(Result<(), StoreError>),
+    /// Not written: the caller writes it through the direct path, which says why if it cannot
+    /// (the writer thread's fast path has no errors of its own to give).
+    Direct,
+}
+
+/// What the writer is asked to do.
+#[derive(Debug)]
+pub(crate) enum Job {
+    Append(Append),
+    /// The store is closing: the appends queued before are written, the writer stops, and
+    /// the appends after are refused ([`StoreError::WriterStopped`]) or go the direct way to
+    /// a closed pool. The writer's connection closes with it.
+    Close,
 }
 
 /// The handle rooms' appends go through.
-pub(crate) type Appends = mpsc::Sender<Append>;
+pub(crate) type Appends = mpsc::Sender<Job>;
+
+/// The appends among `jobs` up to a close, and whether there was one; the jobs are all taken
+/// (those after a close are dropped, and their callers hear that the writer stopped).
+fn take_appends(jobs: &mut Vec<Job>) -> (Vec<Append>, bool) {
+    let mut batch = Vec::with_capacity(jobs.len());
+    for job in jobs.drain(..) {
+        match job {
+            Job::Append(a) => batch.push(a),
+            Job::Close => return (batch, true),
+        }
+    }
+    (batch, false)
+}
 
 impl Backend {
     /// The group writer's own connection: a pool of one, opened on the same settings as this
@@ -70,8 +106,52 @@ impl Store {
     /// This store with its action-log appends grouped into shared transactions by a writer
     /// task on the current tokio runtime. The writer ends when the last clone of the returned
     /// store is dropped. Other writes and every read are unchanged.
+    ///
+    /// On an SQLite file the writer is a thread with a connection of its own
+    /// ([`thread::FileWriter`]); on PostgreSQL or an in-memory SQLite database, or should that
+    /// thread not start, it is a task on an sqlx connection of its own.
     pub fn with_group_commit(mut self) -> Store {
-        let (tx, rx) = mpsc::channel(QUEUE);
+        let appends = match self.file_writer() {
+            Some(appends) => appends,
+            None => self.writer_task(),
+        };
+        self.appends = Some(appends);
+        self
+    }
+
+    /// Starts the writer thread of an SQLite file; None on another database, or when its
+    /// connection does not open (said in the log, and the task writes instead).
+    fn file_writer(&self) -> Option<Appends> {
+        let Backend::Sqlite(pool) = &self.backend else {
+            return None;
+        };
+        let options = pool.connect_options();
+        if sqlite_in_memory(&options) {
+            return None;
+        }
+        let file = options.get_filename().to_path_buf();
+        let started = thread::open(&file, pool.options().get_acquire_timeout())
+            .map_err(|e| e.to_string())
+            .and_then(|conn| {
+                let (appends, rx) = mpsc::channel(QUEUE);
+                thread::FileWriter::new(conn, Checkpoints::of(&self.backend))
+                    .spawn(rx, file.clone())
+                    .map(|()| appends)
+                    .map_err(|e| e.to_string())
+            });
+        match started {
+            Ok(appends) => Some(appends),
+            Err(error) => {
+                tracing::warn!(%error, file = %file.display(),
+                    "the action log's writer thread did not start; a task writes instead");
+                None
+            }
+        }
+    }
+
+    /// Starts the writer task on a connection of its own.
+    fn writer_task(&mut self) -> Appends {
+        let (appends, rx) = mpsc::channel(QUEUE);
         let backend = self.backend.writer();
         let checkpoints = Checkpoints::of(&self.backend);
         let writer = Store {
@@ -80,9 +160,8 @@ impl Store {
             writer: None,
         };
         tokio::spawn(writer.write_appends(rx, checkpoints));
-        self.appends = Some(tx);
         self.writer = Some(backend);
-        self
+        appends
     }
 
     /// Hands an append to the writer and waits for its outcome. An append the writer never
@@ -100,19 +179,37 @@ impl Store {
             return Box::pin(self.append_direct(claim, actions)).await;
         };
         let (done, outcome) = oneshot::channel();
-        slot.send(Append {
+        slot.send(Job::Append(Append {
             claim: claim.clone(),
             actions: actions.to_vec(),
             done,
-        });
-        outcome.await.unwrap_or(Err(StoreError::WriterStopped))
+        }));
+        match outcome.await {
+            Ok(Answer::Done(outcome)) => outcome,
+            // Boxed, as above.
+            Ok(Answer::Direct) => Box::pin(self.append_direct(claim, actions)).await,
+            Err(_) => Err(StoreError::WriterStopped),
+        }
     }
 
-    async fn write_appends(self, mut rx: mpsc::Receiver<Append>, mut checkpoints: Checkpoints) {
-        let mut batch = Vec::with_capacity(MAX_BATCH);
-        while rx.recv_many(&mut batch, MAX_BATCH).await > 0 {
-            self.write_batch(std::mem::take(&mut batch)).await;
-            checkpoints.committed();
+    async fn write_appends(self, mut rx: mpsc::Receiver<Job>, mut checkpoints: Checkpoints) {
+        let mut jobs = Vec::with_capacity(MAX_BATCH);
+        while rx.recv_many(&mut jobs, MAX_BATCH).await > 0 {
+            let (batch, closed) = take_appends(&mut jobs);
+            if !batch.is_empty() {
+                self.write_batch(batch).await;
+                checkpoints.committed();
+            }
+            if closed {
+                return;
+            }
+        }
+    }
+
+    /// Stops the group writer once the appends queued before are written; see [`Job::Close`].
+    pub(crate) async fn stop_writer(&self) {
+        if let Some(appends) = &self.appends {
+            let _ = appends.send(Job::Close).await;
         }
     }
 
@@ -137,14 +234,14 @@ impl Store {
             }
             if rows.len() == batch.len() && self.insert_rows(&rows).await.is_ok() {
                 for a in batch {
-                    let _ = a.done.send(Ok(()));
+                    let _ = a.done.send(Answer::Done(Ok(())));
                 }
                 return;
             }
         }
         for a in batch {
             let outcome = self.append_direct(&a.claim, &a.actions).await;
-            let _ = a.done.send(outcome);
+            let _ = a.done.send(Answer::Done(outcome));
         }
     }
 }
@@ -164,17 +261,19 @@ const CHECKPOINT_EVERY: u32 = 256;
 /// meanwhile), one checkpoint at a time. Off SQLite files (PostgreSQL, an in-memory SQLite
 /// database) there is nothing to do.
 pub(crate) struct Checkpoints {
-    /// The pool the checkpoints run on; None where there is nothing to checkpoint.
-    pool: Option<sqlx::SqlitePool>,
+    /// The pool the checkpoints run on, and the runtime they run on (the writer may be a
+    /// thread of its own); None where there is nothing to checkpoint.
+    pool: Option<(sqlx::SqlitePool, Handle)>,
     since: u32,
     running: Option<tokio::task::JoinHandle<()>>,
 }
 
 impl Checkpoints {
+    /// Must be called on the runtime the checkpoints are to run on.
     fn of(backend: &Backend) -> Checkpoints {
         let pool = match backend {
             Backend::Sqlite(pool) if !sqlite_in_memory(&pool.connect_options()) => {
-                Some(pool.clone())
+                Some((pool.clone(), Handle::current()))
             }
             _ => None,
         };
@@ -187,7 +286,9 @@ impl Checkpoints {
 
     /// Counts a commit of the writer, and starts a checkpoint when one is due and none runs.
     fn committed(&mut self) {
-        let Some(pool) = &self.pool else { return };
+        let Some((pool, runtime)) = &self.pool else {
+            return;
+        };
         self.since += 1;
         if self.since < CHECKPOINT_EVERY || self.running.as_ref().is_some_and(|r| !r.is_finished())
         {
@@ -195,7 +296,7 @@ impl Checkpoints {
         }
         self.since = 0;
         let pool = pool.clone();
-        self.running = Some(tokio::spawn(async move {
+        self.running = Some(runtime.spawn(async move {
             if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)")
                 .execute(&pool)
                 .await
@@ -261,5 +362,81 @@ mod tests {
 
         let in_memory = Store::connect("sqlite::memory:").await.expect("opens");
         assert!(Checkpoints::of(&in_memory.backend).pool.is_none());
+    }
+
+    /// On an SQLite file the appends are written by the writer's own thread (the store keeps
+    /// no sqlx writer): many rooms' appends at once all land, in order, each answered; one the
+    /// fenced statement cannot write (a sequence number already logged) goes the direct way
+    /// and is refused with the store's own error, alone.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn an_sqlite_file_is_written_by_its_thread() {
+        let dir = std::env::temp_dir().join(format!("mahjong-thread-{}", uuid::Uuid::now_v7()));
+        let store = Store::connect(&crate::sqlite_url(&dir.join("t.db")))
+            .await
+            .expect("opens")
+            .with_group_commit();
+        assert!(
+            store.appends.is_some() && store.writer.is_none(),
+            "the thread writes"
+        );
+        let node = crate::NodeId::parse("n").expect("a node");
+        let entry = |seq: u64| LoggedAction {
+            seq,
+            hand_no: 0,
+            seat: 0,
+            action: serde_json::json!({"type": "discard", "n": seq}),
+            at: crate::UnixMillis(seq as i64),
+        };
+        let mut claims = Vec::new();
+        for _ in 0..6 {
+            let table = crate::NewTable {
+                ruleset: "sichuan".into(),
+                options: serde_json::json!({}),
+                seats: vec![],
+                carried: serde_json::json!({}),
+            };
+            claims.push(store.create_table(&table, &node).await.expect("a table").1);
+        }
+        let mut rooms = tokio::task::JoinSet::new();
+        for claim in claims.clone() {
+            let store = store.clone();
+            rooms.spawn(async move {
+                for seq in 0..30 {
+                    store.append_actions(&claim, &[entry(seq)]).await?;
+                }
+                Ok::<_, StoreError>(())
+            });
+        }
+        while let Some(room) = rooms.join_next().await {
+            room.expect("runs").expect("every append lands");
+        }
+        for claim in &claims {
+            let held = store.actions(&claim.table, 0).await.expect("reads");
+            assert_eq!(held, (0..30).map(entry).collect::<Vec<_>>());
+        }
+        // One room alone: a commit an append, past the commits between two checkpoints,
+        // which the thread starts on the runtime.
+        for seq in 30..(30 + u64::from(CHECKPOINT_EVERY) + 10) {
+            store
+                .append_actions(&claims[2], &[entry(seq)])
+                .await
+                .expect("lands");
+        }
+        let (conflicting, next) = ([entry(30), entry(2)], [entry(30)]);
+        let (again, fine) = tokio::join!(
+            store.append_actions(&claims[0], &conflicting),
+            store.append_actions(&claims[1], &next)
+        );
+        assert!(
+            matches!(again, Err(StoreError::LogConflict { seq: 2, .. })),
+            "{again:?}"
+        );
+        fine.expect("a batch mate is stored");
+        assert_eq!(store.next_action_seq(&claims[0].table).await.ok(), Some(30));
+        // A closed store logs nothing more: the thread stops with it.
+        store.close().await;
+        let later = store.append_actions(&claims[3], &[entry(30)]).await;
+        assert!(later.is_err(), "{later:?}");
+        let _ = std::fs::remove_dir_all(dir);
     }
 }

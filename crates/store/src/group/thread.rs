@@ -1,0 +1,161 @@
+//! The group writer of an SQLite file: a thread of its own, on a connection of its own.
+//!
+//! Through sqlx, the group writer was a task that handed each batch to its connection's worker
+//! thread and waited to be handed the answer back: an append woke the writer's task, the
+//! task woke SQLite's thread, SQLite's thread woke the task, and the task woke the room. Each
+//! hand-off is a futex and usually a context switch, and at the server's action rate a batch
+//! is one or two appends, so the hand-offs were a large part of what an action cost beyond a
+//! broadcast, and of its latency's tail (docs/PERFORMANCE.md). Here the thread that takes the
+//! appends runs SQLite itself: an append wakes it once, its answer wakes the room once.
+//!
+//! The statement is the same fenced insert the sqlx path makes (`log::fenced_insert_statement`),
+//! so the fence is the same: the rows go in only while every table holds the epoch they came
+//! under, read under the write lock the statement holds. A batch it does not write whole (a
+//! table gone or fenced, a sequence number already logged, a failing disk) is handed back,
+//! append by append, for its caller to write through the store's direct path, which says why
+//! in the store's own errors: this thread has only a fast path, and no error of its own reaches
+//! a room. The direct writes run on the caller's task, on the runtime, concurrently; a room
+//! waits for each append before its next, so its log's order is kept.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use rusqlite::{Connection, OpenFlags};
+use tokio::sync::mpsc;
+
+use super::{Answer, Append, Checkpoints, Job, MAX_BATCH, take_appends};
+use crate::log::{TableRows, fenced_insert_statement};
+use crate::ownership::epoch_i64;
+use crate::{Store, StoreError};
+
+/// Prepared statements kept: one per (rows, tables) shape of a batch; a batch is nearly always
+/// one to four appends of one to three rows.
+const STATEMENTS_KEPT: usize = 32;
+
+/// The writer's state on its thread.
+pub(super) struct FileWriter {
+    conn: Connection,
+    checkpoints: Checkpoints,
+}
+
+/// Opens the writer's connection to the SQLite file at `path`, on the settings the store's
+/// pool uses (write-ahead log, every commit synced, foreign keys, a busy timeout), except that
+/// it checkpoints nothing itself (see `Checkpoints`). The file exists: the store created and
+/// migrated it.
+pub(super) fn open(path: &Path, busy: Duration) -> rusqlite::Result<Connection> {
+    let conn = Connection::open_with_flags(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )?;
+    conn.busy_timeout(busy)?;
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    conn.pragma_update(None, "synchronous", "FULL")?;
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    conn.pragma_update(None, "wal_autocheckpoint", 0)?;
+    conn.set_prepared_statement_cache_capacity(STATEMENTS_KEPT);
+    Ok(conn)
+}
+
+impl FileWriter {
+    pub(super) fn new(conn: Connection, checkpoints: Checkpoints) -> FileWriter {
+        FileWriter { conn, checkpoints }
+    }
+
+    /// Starts the writer's thread; it ends when the store closes ([`Job::Close`]) or every
+    /// sender of `rx` is gone, and its connection closes with it.
+    pub(super) fn spawn(self, rx: mpsc::Receiver<Job>, file: PathBuf) -> std::io::Result<()> {
+        std::thread::Builder::new()
+            .name("log-writer".into())
+            .spawn(move || {
+                tracing::debug!(file = %file.display(), "the action log's writer thread runs");
+                self.run(rx);
+            })
+            .map(|_| ())
+    }
+
+    fn run(mut self, mut rx: mpsc::Receiver<Job>) {
+        let mut jobs = Vec::with_capacity(MAX_BATCH);
+        while let Some(first) = rx.blocking_recv() {
+            jobs.push(first);
+            while jobs.len() < MAX_BATCH {
+                match rx.try_recv() {
+                    Ok(more) => jobs.push(more),
+                    Err(_) => break,
+                }
+            }
+            let (batch, closed) = take_appends(&mut jobs);
+            if !batch.is_empty() {
+                self.write_batch(batch);
+                self.checkpoints.committed();
+            }
+            if closed {
+                return;
+            }
+        }
+    }
+
+    /// The whole batch in one fenced statement, its own transaction; when that does not write
+    /// it, each append back to its caller for the direct path, so that each hears its own
+    /// outcome.
+    fn write_batch(&mut self, batch: Vec<Append>) {
+        let written = self.insert(&batch).unwrap_or_else(|e| {
+            tracing::debug!(error = %e, "a grouped append goes the direct way");
+            false
+        });
+        for a in batch {
+            let _ = a.done.send(match written {
+                true => Answer::Done(Ok(())),
+                false => Answer::Direct,
+            });
+        }
+    }
+
+    /// True when the statement wrote every row; false when it wrote none (a table not at its
+    /// epoch, or a batch too large for one statement).
+    fn insert(&self, batch: &[Append]) -> Result<bool, InsertError> {
+        let mut tables = Vec::with_capacity(batch.len());
+        for a in batch {
+            tables.push(TableRows {
+                table: &a.claim.table,
+                epoch: a.claim.epoch,
+                rows: Store::rows(&a.actions)?,
+            });
+        }
+        let rows: usize = tables.iter().map(|t| t.rows.len()).sum();
+        if rows == 0 || !crate::log::fits_one_statement(rows, tables.len()) {
+            return Ok(false);
+        }
+        let mut statement = self
+            .conn
+            .prepare_cached(&fenced_insert_statement(rows, tables.len()))?;
+        let mut at = 0;
+        let mut bind = |value: &dyn rusqlite::ToSql| {
+            at += 1;
+            statement.raw_bind_parameter(at, value)
+        };
+        for t in &tables {
+            for (seq, hand_no, seat, action, when) in &t.rows {
+                bind(&t.table.as_str())?;
+                bind(seq)?;
+                bind(hand_no)?;
+                bind(seat)?;
+                bind(&action.as_str())?;
+                bind(when)?;
+            }
+        }
+        for t in &tables {
+            bind(&t.table.as_str())?;
+            bind(&epoch_i64(t.epoch)?)?;
+        }
+        Ok(statement.raw_execute()? == rows)
+    }
+}
+
+/// Why the fenced statement did not run: either sends the batch the direct way.
+#[derive(Debug, thiserror::Error)]
+enum InsertError {
+    #[error(transparent)]
+    Sqlite(#[from] rusqlite::Error),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
