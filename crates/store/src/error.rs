@@ -78,7 +78,8 @@ pub enum StoreError {
         seq: u64,
     },
     /// The action-log writer stopped after taking an append and before answering: whether
-    /// it was stored is unknown until the log is read back.
+    /// it was stored is unknown until the log is read back (an append queued behind the
+    /// store's close is not stored).
     #[error("the action log writer stopped before confirming the append")]
     WriterStopped,
     /// A write under a claim on a table that is no longer current: another node claimed the

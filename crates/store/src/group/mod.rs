@@ -44,26 +44,29 @@ enum Answer {
 #[derive(Debug)]
 pub(crate) enum Job {
     Append(Append),
-    /// The store is closing: the appends queued before are written, the writer stops, and
-    /// the appends after are refused ([`StoreError::WriterStopped`]) or go the direct way to
-    /// a closed pool. The writer's connection closes with it.
-    Close,
+    /// The store is closing: the appends queued before are written, the writer stops and its
+    /// connection closes, and then it answers; the appends after are refused
+    /// ([`StoreError::WriterStopped`]) or go the direct way, to a closed pool.
+    Close(oneshot::Sender<()>),
 }
+
+/// Where a writer answers a close, once it has stopped.
+type Closed = oneshot::Sender<()>;
 
 /// The handle rooms' appends go through.
 pub(crate) type Appends = mpsc::Sender<Job>;
 
-/// The appends among `jobs` up to a close, and whether there was one; the jobs are all taken
-/// (those after a close are dropped, and their callers hear that the writer stopped).
-fn take_appends(jobs: &mut Vec<Job>) -> (Vec<Append>, bool) {
+/// The appends among `jobs` up to a close, and the close if there was one; the jobs are all
+/// taken (those after a close are dropped, and their callers hear that the writer stopped).
+fn take_appends(jobs: &mut Vec<Job>) -> (Vec<Append>, Option<Closed>) {
     let mut batch = Vec::with_capacity(jobs.len());
     for job in jobs.drain(..) {
         match job {
             Job::Append(a) => batch.push(a),
-            Job::Close => return (batch, true),
+            Job::Close(closed) => return (batch, Some(closed)),
         }
     }
-    (batch, false)
+    (batch, None)
 }
 
 impl Backend {
@@ -103,13 +106,14 @@ impl Backend {
 }
 
 impl Store {
-    /// This store with its action-log appends grouped into shared transactions by a writer
-    /// task on the current tokio runtime. The writer ends when the last clone of the returned
-    /// store is dropped. Other writes and every read are unchanged.
+    /// This store with its action-log appends grouped into shared transactions by a writer.
+    /// The writer ends when the store is closed ([`Store::close`]) or the last clone of the
+    /// returned store is dropped. Other writes and every read are unchanged.
     ///
     /// On an SQLite file the writer is a thread with a connection of its own
     /// ([`thread::FileWriter`]); on PostgreSQL or an in-memory SQLite database, or should that
-    /// thread not start, it is a task on an sqlx connection of its own.
+    /// thread not start, it is a task on the current tokio runtime, on an sqlx connection of
+    /// its own. Must be called on a tokio runtime: the writer's checkpoints run on it.
     pub fn with_group_commit(mut self) -> Store {
         let appends = match self.file_writer() {
             Some(appends) => appends,
@@ -130,20 +134,22 @@ impl Store {
             return None;
         }
         let file = options.get_filename().to_path_buf();
-        let started = thread::open(&file, pool.options().get_acquire_timeout())
-            .map_err(|e| e.to_string())
-            .and_then(|conn| {
-                let (appends, rx) = mpsc::channel(QUEUE);
-                thread::FileWriter::new(conn, Checkpoints::of(&self.backend))
-                    .spawn(rx, file.clone())
-                    .map(|()| appends)
-                    .map_err(|e| e.to_string())
-            });
-        match started {
-            Ok(appends) => Some(appends),
+        let not_started = "the action log's writer thread did not start; a task writes instead";
+        // The pool's busy timeout: connect.rs sets it and the acquire timeout both to the
+        // store's connect timeout, and only the latter can be read back.
+        let conn = match thread::open(&file, pool.options().get_acquire_timeout()) {
+            Ok(conn) => conn,
             Err(error) => {
-                tracing::warn!(%error, file = %file.display(),
-                    "the action log's writer thread did not start; a task writes instead");
+                tracing::warn!(%error, file = %file.display(), "{not_started}");
+                return None;
+            }
+        };
+        let (appends, rx) = mpsc::channel(QUEUE);
+        let writer = thread::FileWriter::new(conn, Checkpoints::of(&self.backend));
+        match writer.spawn(rx, file.clone()) {
+            Ok(()) => Some(appends),
+            Err(error) => {
+                tracing::warn!(%error, file = %file.display(), "{not_started}");
                 None
             }
         }
@@ -165,8 +171,9 @@ impl Store {
     }
 
     /// Hands an append to the writer and waits for its outcome. An append the writer never
-    /// received (it stopped) is written directly; one it received and did not answer is
-    /// reported, never written a second time.
+    /// received (it stopped) is written directly, and so is one it hands back unwritten
+    /// ([`Answer::Direct`]); one it received and did not answer is reported, never written a
+    /// second time.
     pub(crate) async fn append_grouped(
         &self,
         appends: &Appends,
@@ -200,16 +207,21 @@ impl Store {
                 self.write_batch(batch).await;
                 checkpoints.committed();
             }
-            if closed {
+            if let Some(closed) = closed {
+                let _ = closed.send(());
                 return;
             }
         }
     }
 
-    /// Stops the group writer once the appends queued before are written; see [`Job::Close`].
+    /// Stops the group writer once the appends queued before are written, and waits until it
+    /// has; see [`Job::Close`]. A writer already stopped has nothing to wait for.
     pub(crate) async fn stop_writer(&self) {
         if let Some(appends) = &self.appends {
-            let _ = appends.send(Job::Close).await;
+            let (closed, stopped) = oneshot::channel();
+            if appends.send(Job::Close(closed)).await.is_ok() {
+                let _ = stopped.await;
+            }
         }
     }
 

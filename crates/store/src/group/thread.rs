@@ -23,7 +23,7 @@ use std::time::Duration;
 use rusqlite::{Connection, OpenFlags};
 use tokio::sync::mpsc;
 
-use super::{Answer, Append, Checkpoints, Job, MAX_BATCH, take_appends};
+use super::{Answer, Append, Checkpoints, Closed, Job, MAX_BATCH, take_appends};
 use crate::log::{TableRows, fenced_insert_statement};
 use crate::ownership::epoch_i64;
 use crate::{Store, StoreError};
@@ -67,13 +67,19 @@ impl FileWriter {
         std::thread::Builder::new()
             .name("log-writer".into())
             .spawn(move || {
+                let _watch = Watch;
                 tracing::debug!(file = %file.display(), "the action log's writer thread runs");
-                self.run(rx);
+                // The writer, and so its connection, is gone before the close is answered.
+                if let Some(closed) = self.run(rx) {
+                    let _ = closed.send(());
+                }
             })
             .map(|_| ())
     }
 
-    fn run(mut self, mut rx: mpsc::Receiver<Job>) {
+    /// Writes batches until the store closes (the close returned, to be answered) or every
+    /// sender is gone.
+    fn run(mut self, mut rx: mpsc::Receiver<Job>) -> Option<Closed> {
         let mut jobs = Vec::with_capacity(MAX_BATCH);
         while let Some(first) = rx.blocking_recv() {
             jobs.push(first);
@@ -88,10 +94,11 @@ impl FileWriter {
                 self.write_batch(batch);
                 self.checkpoints.committed();
             }
-            if closed {
-                return;
+            if closed.is_some() {
+                return closed;
             }
         }
+        None
     }
 
     /// The whole batch in one fenced statement, its own transaction; when that does not write
@@ -103,9 +110,10 @@ impl FileWriter {
             false
         });
         for a in batch {
-            let _ = a.done.send(match written {
-                true => Answer::Done(Ok(())),
-                false => Answer::Direct,
+            let _ = a.done.send(if written {
+                Answer::Done(Ok(()))
+            } else {
+                Answer::Direct
             });
         }
     }
@@ -128,6 +136,11 @@ impl FileWriter {
         let mut statement = self
             .conn
             .prepare_cached(&fenced_insert_statement(rows, tables.len()))?;
+        // Bound by position: the statement numbers its placeholders `$1` … in the order they
+        // appear, which is the order below.
+        if statement.parameter_count() != rows * 6 + tables.len() * 2 {
+            return Ok(false);
+        }
         let mut at = 0;
         let mut bind = |value: &dyn rusqlite::ToSql| {
             at += 1;
@@ -151,6 +164,20 @@ impl FileWriter {
     }
 }
 
+/// Says in the log when the writer's thread ends by a panic: from then on every append goes
+/// the direct way, a transaction of its own, which nothing else would tell.
+struct Watch;
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            tracing::error!(
+                "the action log's writer thread stopped on a panic; appends go the direct way"
+            );
+        }
+    }
+}
+
 /// Why the fenced statement did not run: either sends the batch the direct way.
 #[derive(Debug, thiserror::Error)]
 enum InsertError {
@@ -158,4 +185,121 @@ enum InsertError {
     Sqlite(#[from] rusqlite::Error),
     #[error(transparent)]
     Store(#[from] StoreError),
+}
+
+#[cfg(test)]
+mod tests {
+    use tokio::sync::oneshot;
+
+    use super::*;
+    use crate::group::CHECKPOINT_EVERY;
+    use crate::model::LoggedAction;
+    use crate::ownership::{Claim, Epoch};
+
+    fn entry(seq: u64) -> LoggedAction {
+        LoggedAction {
+            seq,
+            hand_no: 0,
+            seat: 1,
+            action: serde_json::json!({"type": "discard", "n": seq}),
+            at: crate::UnixMillis(seq as i64),
+        }
+    }
+
+    /// Offers one append to the thread; the receiver hears its answer.
+    async fn offer(
+        writer: &mpsc::Sender<Job>,
+        claim: &Claim,
+        actions: Vec<LoggedAction>,
+    ) -> oneshot::Receiver<Answer> {
+        let (done, answer) = oneshot::channel();
+        let append = Append {
+            claim: claim.clone(),
+            actions,
+            done,
+        };
+        writer
+            .send(Job::Append(append))
+            .await
+            .expect("the thread takes it");
+        answer
+    }
+
+    fn written(answer: Result<Answer, oneshot::error::RecvError>) -> bool {
+        matches!(answer, Ok(Answer::Done(Ok(()))))
+    }
+
+    /// The thread itself writes what it can (answered written: no direct path involved) and
+    /// hands back, unwritten, an append it cannot write whole: a sequence number already
+    /// logged, a claim whose epoch is not the table's. Past the commits between two
+    /// checkpoints it goes on answering (the checkpoint runs on the runtime, not the thread).
+    /// A close is answered once the thread has stopped and let go of its queue.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_thread_writes_what_it_can_and_hands_back_the_rest() {
+        let dir = std::env::temp_dir().join(format!("mahjong-writer-{}", uuid::Uuid::now_v7()));
+        let file = dir.join("t.db");
+        let store = Store::connect(&crate::sqlite_url(&file))
+            .await
+            .expect("opens");
+        let node = crate::NodeId::parse("n").expect("a node");
+        let mut claims = Vec::new();
+        for _ in 0..2 {
+            let table = crate::NewTable {
+                ruleset: "sichuan".into(),
+                options: serde_json::json!({}),
+                seats: vec![],
+                carried: serde_json::json!({}),
+            };
+            claims.push(store.create_table(&table, &node).await.expect("a table").1);
+        }
+        let conn = open(&file, Duration::from_secs(5)).expect("the writer's connection");
+        let (writer, rx) = mpsc::channel(16);
+        FileWriter::new(conn, Checkpoints::of(&store.backend))
+            .spawn(rx, file.clone())
+            .expect("starts");
+
+        // Two rooms at once: one batch or two, each written by the thread.
+        let first = offer(&writer, &claims[0], vec![entry(0), entry(1)]).await;
+        let other = offer(&writer, &claims[1], vec![entry(0)]).await;
+        assert!(written(first.await) && written(other.await));
+        let held = store.actions(&claims[0].table, 0).await.expect("reads");
+        assert_eq!(held, vec![entry(0), entry(1)]);
+
+        let again = offer(&writer, &claims[0], vec![entry(2), entry(1)]).await;
+        assert!(matches!(again.await, Ok(Answer::Direct)), "a conflict");
+        let stale = Claim {
+            table: claims[1].table.clone(),
+            epoch: Epoch(claims[1].epoch.0 + 1),
+        };
+        let fenced = offer(&writer, &stale, vec![entry(1)]).await;
+        assert!(
+            matches!(fenced.await, Ok(Answer::Direct)),
+            "not at its epoch"
+        );
+        let next = |table| store.next_action_seq(table);
+        assert_eq!(
+            next(&claims[0].table).await.ok(),
+            Some(2),
+            "nothing of it written"
+        );
+        assert_eq!(
+            next(&claims[1].table).await.ok(),
+            Some(1),
+            "nothing of it written"
+        );
+
+        let last = u64::from(CHECKPOINT_EVERY) + 10;
+        for seq in 1..=last {
+            let answer = offer(&writer, &claims[1], vec![entry(seq)]).await;
+            assert!(written(answer.await), "append {seq}");
+        }
+        assert_eq!(next(&claims[1].table).await.ok(), Some(last + 1));
+
+        let (closed, stopped) = oneshot::channel();
+        writer.send(Job::Close(closed)).await.expect("taken");
+        stopped.await.expect("answered once stopped");
+        assert!(writer.is_closed(), "the thread let go of its queue");
+        store.close().await;
+        let _ = std::fs::remove_dir_all(dir);
+    }
 }
