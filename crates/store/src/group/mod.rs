@@ -319,6 +319,39 @@ impl Checkpoints {
     }
 }
 
+/// What the group writer's tests share: tables to append to, and actions to append.
+#[cfg(test)]
+mod fixtures {
+    use super::*;
+
+    /// Action `seq` of hand 0.
+    pub(super) fn entry(seq: u64) -> LoggedAction {
+        LoggedAction {
+            seq,
+            hand_no: 0,
+            seat: 1,
+            action: serde_json::json!({"type": "discard", "n": seq}),
+            at: crate::UnixMillis(seq as i64),
+        }
+    }
+
+    /// `n` new tables, and the claims their creation made.
+    pub(super) async fn tables(store: &Store, n: usize) -> Vec<Claim> {
+        let node = crate::NodeId::parse("n").expect("a node");
+        let mut claims = Vec::new();
+        for _ in 0..n {
+            let table = crate::NewTable {
+                ruleset: "sichuan".into(),
+                options: serde_json::json!({}),
+                seats: vec![],
+                carried: serde_json::json!({}),
+            };
+            claims.push(store.create_table(&table, &node).await.expect("a table").1);
+        }
+        claims
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -391,24 +424,8 @@ mod tests {
             store.appends.is_some() && store.writer.is_none(),
             "the thread writes"
         );
-        let node = crate::NodeId::parse("n").expect("a node");
-        let entry = |seq: u64| LoggedAction {
-            seq,
-            hand_no: 0,
-            seat: 0,
-            action: serde_json::json!({"type": "discard", "n": seq}),
-            at: crate::UnixMillis(seq as i64),
-        };
-        let mut claims = Vec::new();
-        for _ in 0..6 {
-            let table = crate::NewTable {
-                ruleset: "sichuan".into(),
-                options: serde_json::json!({}),
-                seats: vec![],
-                carried: serde_json::json!({}),
-            };
-            claims.push(store.create_table(&table, &node).await.expect("a table").1);
-        }
+        let entry = fixtures::entry;
+        let claims = fixtures::tables(&store, 6).await;
         let mut rooms = tokio::task::JoinSet::new();
         for claim in claims.clone() {
             let store = store.clone();

@@ -193,18 +193,9 @@ mod tests {
 
     use super::*;
     use crate::group::CHECKPOINT_EVERY;
+    use crate::group::fixtures::{entry, tables};
     use crate::model::LoggedAction;
     use crate::ownership::{Claim, Epoch};
-
-    fn entry(seq: u64) -> LoggedAction {
-        LoggedAction {
-            seq,
-            hand_no: 0,
-            seat: 1,
-            action: serde_json::json!({"type": "discard", "n": seq}),
-            at: crate::UnixMillis(seq as i64),
-        }
-    }
 
     /// Offers one append to the thread; the receiver hears its answer.
     async fn offer(
@@ -241,17 +232,7 @@ mod tests {
         let store = Store::connect(&crate::sqlite_url(&file))
             .await
             .expect("opens");
-        let node = crate::NodeId::parse("n").expect("a node");
-        let mut claims = Vec::new();
-        for _ in 0..2 {
-            let table = crate::NewTable {
-                ruleset: "sichuan".into(),
-                options: serde_json::json!({}),
-                seats: vec![],
-                carried: serde_json::json!({}),
-            };
-            claims.push(store.create_table(&table, &node).await.expect("a table").1);
-        }
+        let claims = tables(&store, 2).await;
         let conn = open(&file, Duration::from_secs(5)).expect("the writer's connection");
         let (writer, rx) = mpsc::channel(16);
         FileWriter::new(conn, Checkpoints::of(&store.backend))
