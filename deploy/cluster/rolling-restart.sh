@@ -6,7 +6,7 @@
 # holds: hands stored, and any stored twice (there must be none).
 #
 #   cargo build --release -p mahjong-cli
-#   deploy/cluster/rolling-restart.sh            # TABLES=200 SECONDS=90 RATE=1 by default
+#   deploy/cluster/rolling-restart.sh            # TABLES=200 PLAY_SECONDS=90 RATE=1 by default
 #   RESTART=0 deploy/cluster/rolling-restart.sh  # the same load, no restart (the control run)
 #
 # The nodes read MAHJONG_* settings from the environment (MAHJONG_CLAIM_WINDOW_MS=0 lets hands
@@ -20,7 +20,9 @@ NATS_URL="${NATS_URL:-nats://127.0.0.1:4222}"
 TABLES="${TABLES:-200}"
 RATE="${RATE:-1}"
 RESTART="${RESTART:-1}"
-SECONDS_PLAYED="${SECONDS:-90}"
+# Not SECONDS: bash sets that itself (the seconds since the shell started), so its default
+# would never apply.
+SECONDS_PLAYED="${PLAY_SECONDS:-90}"
 PORTS=(${PORTS:-18301 18302 18303})
 DB="mahjong_roll_$$"
 URL="${PG_ADMIN%/*}/$DB"
