@@ -1657,31 +1657,16 @@ async fn a_resumed_stream_repeats_what_was_sent() {
 /// their place in the hand, prompts as prompts) and must make each frame again as it was.
 async fn a_resumed_stream_repeats_what_was_sent_on(addr: std::net::SocketAddr) {
     let (_, token) = guest(addr, "重连").await;
-    let room = create_room(
-        addr,
-        &token,
-        json!({"ruleset": "sichuan", "hands": 1, "bots": ["basic", "basic", "basic"], "action_seconds": 300}),
-    )
-    .await;
-    let table = room["table"].as_str().unwrap_or_default().to_string();
-    let mut first = Client::connect(addr, &table, &token, None)
-        .await
-        .expect("connect");
-    let mut sent = std::collections::BTreeMap::new();
-    let mut answered = 0;
-    // Several decisions in, the hand waits on this player's next prompt: the stream is still.
-    while answered < 6 {
-        let m = first.next(WAIT).await.expect("message").expect("open");
-        if let Some(seq) = m["seq"].as_u64() {
-            sent.insert(seq, m.clone());
-        }
-        if let Some(legal) = prompt_of(&m) {
-            answered += 1;
-            if answered < 6 {
-                first.act(choose(&legal)).await.expect("act");
-            }
+    // A deal may end the hand (a win on a discard) before this player has decided six times;
+    // a few deals in a row do not.
+    let mut still = None;
+    for _ in 0..5 {
+        still = a_stream_left_waiting(addr, &token).await;
+        if still.is_some() {
+            break;
         }
     }
+    let (table, first, sent) = still.expect("a hand still in play after six decisions");
     let (&snapshot_seq, _) = sent.first_key_value().expect("the stream began");
     let last = first.last_seq;
     let mut back = Client::connect(addr, &table, &token, Some(snapshot_seq))
@@ -1705,4 +1690,44 @@ async fn a_resumed_stream_repeats_what_was_sent_on(addr: std::net::SocketAddr) {
         kinds.contains("event") && kinds.contains("prompt"),
         "events and prompts were resumed: {kinds:?}"
     );
+}
+
+/// A one-hand room in which this player has decided six times, its stream still and waiting on
+/// the player's next prompt: the table, the client, and every message it was sent by `seq`.
+/// None when the hand ended first (once its room has closed).
+async fn a_stream_left_waiting(
+    addr: std::net::SocketAddr,
+    token: &str,
+) -> Option<(String, Client, std::collections::BTreeMap<u64, Value>)> {
+    let room = create_room(
+        addr,
+        token,
+        json!({"ruleset": "sichuan", "hands": 1, "bots": ["basic", "basic", "basic"], "action_seconds": 300}),
+    )
+    .await;
+    let table = room["table"].as_str().unwrap_or_default().to_string();
+    let mut first = Client::connect(addr, &table, token, None)
+        .await
+        .expect("connect");
+    let mut sent = std::collections::BTreeMap::new();
+    let mut answered = 0;
+    // Several decisions in, the hand waits on this player's next prompt: the stream is still.
+    while answered < 6 {
+        let m = first.next(WAIT).await.expect("message")?;
+        if m["type"] == "hand_over" {
+            // The one-hand room closes: the player is free for the next.
+            while first.next(WAIT).await.expect("message").is_some() {}
+            return None;
+        }
+        if let Some(seq) = m["seq"].as_u64() {
+            sent.insert(seq, m.clone());
+        }
+        if let Some(legal) = prompt_of(&m) {
+            answered += 1;
+            if answered < 6 {
+                first.act(choose(&legal)).await.expect("act");
+            }
+        }
+    }
+    Some((table, first, sent))
 }
