@@ -265,40 +265,88 @@ async fn insert_fenced_sqlite(
     pool: &sqlx::SqlitePool,
     tables: &[TableRows<'_>],
 ) -> Result<bool, StoreError> {
-    let rows: usize = tables.iter().map(|t| t.rows.len()).sum();
-    if rows == 0 || !fits_one_statement(rows, tables.len()) {
+    let Some(insert) = FencedInsert::of(tables)? else {
         return Ok(false);
-    }
-    let mut query = sqlx::query(sqlx::AssertSqlSafe(fenced_insert_statement(
-        rows,
-        tables.len(),
-    )));
-    for t in tables {
-        for (seq, hand_no, seat, action, at) in &t.rows {
-            query = query
-                .bind(t.table.as_str())
-                .bind(seq)
-                .bind(hand_no)
-                .bind(seat)
-                .bind(action.as_str())
-                .bind(at);
-        }
-    }
-    for t in tables {
-        query = query.bind(t.table.as_str()).bind(epoch_i64(t.epoch)?);
+    };
+    let mut query = sqlx::query(sqlx::AssertSqlSafe(insert.sql.as_str()));
+    for parameter in insert.parameters() {
+        query = match parameter {
+            Parameter::Text(text) => query.bind(text),
+            Parameter::Int(int) => query.bind(int),
+        };
     }
     let written = query.execute(pool).await?.rows_affected();
-    Ok(written == rows as u64)
+    Ok(written == insert.rows as u64)
 }
 
-/// Whether `rows` rows of `tables` tables bind few enough parameters for one fenced insert.
-pub(crate) fn fits_one_statement(rows: usize, tables: usize) -> bool {
-    rows * 6 + tables * 2 <= MAX_FENCED_PARAMETERS
+/// One bound value of the fenced insert.
+pub(crate) enum Parameter<'a> {
+    Text(&'a str),
+    Int(i64),
+}
+
+/// A batch as the one fenced SQLite insert: its statement, and its values in the order the
+/// statement numbers its placeholders. Both SQLite writers (the pool's, through sqlx, and the
+/// group writer's thread, through rusqlite) bind from it, so the statement and the order of
+/// its values are written once.
+pub(crate) struct FencedInsert<'a> {
+    pub(crate) sql: String,
+    /// Rows it writes when the fence holds.
+    pub(crate) rows: usize,
+    tables: &'a [TableRows<'a>],
+    epochs: Vec<i64>,
+}
+
+impl<'a> FencedInsert<'a> {
+    /// None when the batch has no rows, or binds too many values for one statement.
+    pub(crate) fn of(tables: &'a [TableRows<'a>]) -> Result<Option<FencedInsert<'a>>, StoreError> {
+        let rows: usize = tables.iter().map(|t| t.rows.len()).sum();
+        if rows == 0 || rows * 6 + tables.len() * 2 > MAX_FENCED_PARAMETERS {
+            return Ok(None);
+        }
+        let epochs = tables
+            .iter()
+            .map(|t| epoch_i64(t.epoch))
+            .collect::<Result<_, _>>()?;
+        Ok(Some(FencedInsert {
+            sql: fenced_insert_statement(rows, tables.len()),
+            rows,
+            tables,
+            epochs,
+        }))
+    }
+
+    /// How many values the statement binds.
+    pub(crate) fn parameter_count(&self) -> usize {
+        self.rows * 6 + self.tables.len() * 2
+    }
+
+    /// The values, `$1` first: every row's six columns, then every table's id and epoch.
+    pub(crate) fn parameters(&self) -> impl Iterator<Item = Parameter<'_>> {
+        use Parameter::{Int, Text};
+        let rows = self.tables.iter().flat_map(|t| {
+            t.rows
+                .iter()
+                .flat_map(move |(seq, hand_no, seat, action, at)| {
+                    [
+                        Text(t.table.as_str()),
+                        Int(*seq),
+                        Int(*hand_no),
+                        Int(i64::from(*seat)),
+                        Text(action.as_str()),
+                        Int(*at),
+                    ]
+                })
+        });
+        let fence = (self.tables.iter().zip(&self.epochs))
+            .flat_map(|(t, epoch)| [Text(t.table.as_str()), Int(*epoch)]);
+        rows.chain(fence)
+    }
 }
 
 /// `INSERT … SELECT` of `rows` rows (`$1` … `$6·rows`) guarded by `tables` (id, epoch) pairs
 /// after them: nothing is inserted unless each pair names a table holding that epoch.
-pub(crate) fn fenced_insert_statement(rows: usize, tables: usize) -> String {
+fn fenced_insert_statement(rows: usize, tables: usize) -> String {
     let mut sql = String::from(
         "INSERT INTO room_actions (table_id, seq, hand_no, seat, action, at_ms) \
          SELECT column1, column2, column3, column4, column5, column6 FROM (VALUES ",

@@ -229,33 +229,40 @@ impl Store {
     /// so that each caller hears its own outcome (a conflict in one room's log is not
     /// another room's failure).
     async fn write_batch(&self, batch: Vec<Append>) {
-        if batch.len() > 1 {
-            let mut rows = Vec::with_capacity(batch.len());
-            for a in &batch {
-                match Store::rows(&a.actions) {
-                    Ok(r) => rows.push(TableRows {
-                        table: &a.claim.table,
-                        epoch: a.claim.epoch,
-                        rows: r,
-                    }),
-                    Err(_) => {
-                        rows.clear();
-                        break;
-                    }
-                }
+        if batch.len() > 1 && self.write_together(&batch).await {
+            for a in batch {
+                let _ = a.done.send(Answer::Done(Ok(())));
             }
-            if rows.len() == batch.len() && self.insert_rows(&rows).await.is_ok() {
-                for a in batch {
-                    let _ = a.done.send(Answer::Done(Ok(())));
-                }
-                return;
-            }
+            return;
         }
         for a in batch {
             let outcome = self.append_direct(&a.claim, &a.actions).await;
             let _ = a.done.send(Answer::Done(outcome));
         }
     }
+
+    /// Whether the whole batch went in, in one transaction.
+    async fn write_together(&self, batch: &[Append]) -> bool {
+        match table_rows(batch) {
+            Ok(tables) => self.insert_rows(&tables).await.is_ok(),
+            Err(_) => false,
+        }
+    }
+}
+
+/// Each append's rows under its table's claim, for one statement; an error when an action
+/// cannot be made a row.
+fn table_rows(batch: &[Append]) -> Result<Vec<TableRows<'_>>, StoreError> {
+    batch
+        .iter()
+        .map(|a| {
+            Ok(TableRows {
+                table: &a.claim.table,
+                epoch: a.claim.epoch,
+                rows: Store::rows(&a.actions)?,
+            })
+        })
+        .collect()
 }
 
 /// Commits of the group writer between two checkpoints of SQLite's write-ahead log. SQLite's

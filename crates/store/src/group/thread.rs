@@ -23,10 +23,9 @@ use std::time::Duration;
 use rusqlite::{Connection, OpenFlags};
 use tokio::sync::mpsc;
 
-use super::{Answer, Append, Checkpoints, Closed, Job, MAX_BATCH, take_appends};
-use crate::log::{TableRows, fenced_insert_statement};
-use crate::ownership::epoch_i64;
-use crate::{Store, StoreError};
+use super::{Answer, Append, Checkpoints, Closed, Job, MAX_BATCH, table_rows, take_appends};
+use crate::StoreError;
+use crate::log::{FencedInsert, Parameter};
 
 /// Prepared statements kept: one per (rows, tables) shape of a batch; a batch is nearly always
 /// one to four appends of one to three rows.
@@ -121,46 +120,23 @@ impl FileWriter {
     /// True when the statement wrote every row; false when it wrote none (a table not at its
     /// epoch, or a batch too large for one statement).
     fn insert(&self, batch: &[Append]) -> Result<bool, InsertError> {
-        let mut tables = Vec::with_capacity(batch.len());
-        for a in batch {
-            tables.push(TableRows {
-                table: &a.claim.table,
-                epoch: a.claim.epoch,
-                rows: Store::rows(&a.actions)?,
-            });
-        }
-        let rows: usize = tables.iter().map(|t| t.rows.len()).sum();
-        if rows == 0 || !crate::log::fits_one_statement(rows, tables.len()) {
+        let tables = table_rows(batch)?;
+        let Some(insert) = FencedInsert::of(&tables)? else {
             return Ok(false);
-        }
-        let mut statement = self
-            .conn
-            .prepare_cached(&fenced_insert_statement(rows, tables.len()))?;
-        // Bound by position: the statement numbers its placeholders `$1` … in the order they
-        // appear, which is the order below.
-        if statement.parameter_count() != rows * 6 + tables.len() * 2 {
-            return Ok(false);
-        }
-        let mut at = 0;
-        let mut bind = |value: &dyn rusqlite::ToSql| {
-            at += 1;
-            statement.raw_bind_parameter(at, value)
         };
-        for t in &tables {
-            for (seq, hand_no, seat, action, when) in &t.rows {
-                bind(&t.table.as_str())?;
-                bind(seq)?;
-                bind(hand_no)?;
-                bind(seat)?;
-                bind(&action.as_str())?;
-                bind(when)?;
+        let mut statement = self.conn.prepare_cached(&insert.sql)?;
+        // Bound by position: the statement numbers its placeholders `$1` … in the order they
+        // appear, which is the order of `parameters`.
+        if statement.parameter_count() != insert.parameter_count() {
+            return Ok(false);
+        }
+        for (at, parameter) in (1..).zip(insert.parameters()) {
+            match parameter {
+                Parameter::Text(text) => statement.raw_bind_parameter(at, text)?,
+                Parameter::Int(int) => statement.raw_bind_parameter(at, int)?,
             }
         }
-        for t in &tables {
-            bind(&t.table.as_str())?;
-            bind(&epoch_i64(t.epoch)?)?;
-        }
-        Ok(statement.raw_execute()? == rows)
+        Ok(statement.raw_execute()? == insert.rows)
     }
 }
 
@@ -192,6 +168,7 @@ mod tests {
     use tokio::sync::oneshot;
 
     use super::*;
+    use crate::Store;
     use crate::group::CHECKPOINT_EVERY;
     use crate::group::fixtures::{entry, tables};
     use crate::model::LoggedAction;
