@@ -91,13 +91,8 @@ impl Backend {
                 if sqlite_in_memory(&options) {
                     return self.clone();
                 }
-                // No checkpoint of its own after a commit, and the log cut back when it
-                // starts over: see `Checkpoints`.
-                let options = options
-                    .as_ref()
-                    .clone()
-                    .pragma("wal_autocheckpoint", "0")
-                    .pragma("journal_size_limit", WAL_SIZE_LIMIT.to_string());
+                // No checkpoint of its own after a commit: see `Checkpoints`.
+                let options = options.as_ref().clone().pragma("wal_autocheckpoint", "0");
                 Backend::Sqlite(
                     pool.options()
                         .clone()
@@ -224,10 +219,9 @@ impl Store {
     /// Copies, on the writer's own connection, what the pool's checkpoint left (see
     /// [`Checkpoints`]).
     async fn finish_checkpoint(&self) {
-        if let Backend::Sqlite(pool) = &self.backend
-            && let Err(e) = sqlx::query(CHECKPOINT).execute(pool).await
-        {
-            tracing::warn!(error = %e, "the write-ahead log could not be checkpointed");
+        if let Backend::Sqlite(pool) = &self.backend {
+            let frames = sqlx::query_as(CHECKPOINT).fetch_one(pool).await;
+            checkpointed(frames.map_err(|e| e.to_string()));
         }
     }
 
@@ -286,10 +280,6 @@ fn table_rows(batch: &[Append]) -> Result<Vec<TableRows<'_>>, StoreError> {
 /// own threshold is 1,000 pages; an append changes one or two.
 const CHECKPOINT_EVERY: u32 = 256;
 
-/// The size the write-ahead log's file is cut back to when it starts over (SQLite leaves it
-/// at its largest otherwise, so one burst would hold its disk space for good).
-const WAL_SIZE_LIMIT: i64 = 16 << 20;
-
 /// The statement that copies the write-ahead log's frames into the database file, as far as
 /// no reader still needs them, waiting on nothing.
 const CHECKPOINT: &str = "PRAGMA wal_checkpoint(PASSIVE)";
@@ -299,7 +289,7 @@ const CHECKPOINT: &str = "PRAGMA wal_checkpoint(PASSIVE)";
 /// that commit returns: the group writer's connection, nearly always, which then copied a
 /// thousand pages into the database file and synced it while every room's next append waited
 /// behind it (the tail of the action latency: a few milliseconds every few hundred actions,
-/// so about 1 % of them). The writer's connection checkpoints nothing itself; every
+/// so about 1 % of them). The writer's connection checkpoints nothing after a commit; every
 /// [`CHECKPOINT_EVERY`] commits it asks a connection of the pool to checkpoint passively
 /// (copying what no reader still needs, never waiting on the writer, which goes on appending
 /// meanwhile), one checkpoint at a time.
@@ -307,9 +297,10 @@ const CHECKPOINT: &str = "PRAGMA wal_checkpoint(PASSIVE)";
 /// That alone never let the log start over. SQLite writes from the start of the log again
 /// only once a checkpoint has copied every frame in it, and a checkpoint beside a writer that
 /// commits while it runs always leaves the frames of those commits: under a steady load the
-/// log grew without bound (152 MB after 45 s at 4,000 tables, against a 15 MB database), and
+/// log grew without bound (100–150 MB by the end of a 30 s run at 4,000 tables, against a
+/// 15.5 MB database: docs/PERFORMANCE.md, "Eighth sitting"), and
 /// every page read searched its index. So once the pool's checkpoint is done, the writer
-/// copies the few frames committed meanwhile itself, when no append waits for it
+/// copies the frames committed meanwhile itself, when no append waits for it
 /// ([`Checkpoints::committed`] says when), and its next commit starts the log over.
 ///
 /// Off SQLite files (PostgreSQL, an in-memory SQLite database) there is nothing to do.
@@ -339,19 +330,24 @@ impl Checkpoints {
     }
 
     /// Counts a commit of the writer, and starts the pool's checkpoint when one is due and
-    /// none runs. True when the writer is to checkpoint now (`CHECKPOINT` on its own
-    /// connection): the pool's checkpoint is done and, `idle`, no append waits for the writer.
+    /// none runs. True when the writer is to copy now what the pool's checkpoint left
+    /// ([`CHECKPOINT`] on its own connection): that checkpoint is done, and no append waits
+    /// for the writer (`idle`). A writer never idle for a whole round of commits does not
+    /// hold the checkpoints back: the pool copies again, and the log restarts at the writer's
+    /// next idle moment.
     fn committed(&mut self, idle: bool) -> bool {
         let Some((pool, runtime)) = &self.pool else {
             return false;
         };
         self.since += 1;
-        if let Some(running) = &self.running {
-            let finish = idle && running.is_finished();
-            if finish {
+        match &self.running {
+            Some(running) if !running.is_finished() => return false,
+            Some(_) if idle => {
                 self.running = None;
+                self.since = 0;
+                return true;
             }
-            return finish;
+            _ => {}
         }
         if self.since < CHECKPOINT_EVERY {
             return false;
@@ -364,6 +360,22 @@ impl Checkpoints {
             }
         }));
         false
+    }
+}
+
+/// Says in the log what a checkpoint of the writer's left in the write-ahead log, when it left
+/// anything (a reader still on an older snapshot): the log then starts over a round later.
+fn checkpointed(frames: Result<(i64, i64, i64), String>) {
+    match frames {
+        Ok((_, log, copied)) if copied < log => {
+            tracing::debug!(
+                log,
+                copied,
+                "the writer's checkpoint left frames in the log"
+            );
+        }
+        Ok(_) => {}
+        Err(error) => tracing::warn!(%error, "the write-ahead log could not be checkpointed"),
     }
 }
 
@@ -455,6 +467,44 @@ mod tests {
 
         let in_memory = Store::connect("sqlite::memory:").await.expect("opens");
         assert!(Checkpoints::of(&in_memory.backend).pool.is_none());
+    }
+
+    /// The writer finishes the pool's checkpoint only when no append waits for it, and a
+    /// writer never idle does not hold the checkpoints back: a round of commits after the
+    /// last one, the pool checkpoints again.
+    #[tokio::test]
+    async fn a_busy_writer_does_not_hold_the_checkpoints_back() {
+        let dir = std::env::temp_dir().join(format!("mahjong-ckpt-{}", uuid::Uuid::now_v7()));
+        let store = Store::connect(&crate::sqlite_url(&dir.join("test.db")))
+            .await
+            .expect("opens");
+        let mut checkpoints = Checkpoints::of(&store.backend);
+        async fn until_done(checkpoints: &Checkpoints) {
+            while !checkpoints
+                .running
+                .as_ref()
+                .expect("one runs")
+                .is_finished()
+            {
+                tokio::task::yield_now().await;
+            }
+        }
+        for _ in 0..CHECKPOINT_EVERY {
+            assert!(!checkpoints.committed(false), "none done yet");
+        }
+        until_done(&checkpoints).await;
+        for _ in 1..CHECKPOINT_EVERY {
+            assert!(!checkpoints.committed(false), "appends wait: not now");
+        }
+        assert_eq!(checkpoints.since, CHECKPOINT_EVERY - 1);
+        assert!(!checkpoints.committed(false));
+        assert_eq!(checkpoints.since, 0, "the pool checkpoints again");
+        until_done(&checkpoints).await;
+        assert!(checkpoints.committed(true), "idle: the writer finishes it");
+        assert!(checkpoints.running.is_none());
+        assert_eq!(checkpoints.since, 0, "a round from the log's restart");
+        store.close().await;
+        let _ = std::fs::remove_dir_all(dir);
     }
 
     /// On an SQLite file the appends are written by the writer's own thread (the store keeps
