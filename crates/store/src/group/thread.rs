@@ -189,6 +189,23 @@ mod tests {
     use crate::model::LoggedAction;
     use crate::ownership::{Claim, Epoch};
 
+    /// A fresh SQLite file in a directory of its own, its store, `rooms` tables on it, and
+    /// the writer's thread started on it (the sender its appends go to).
+    async fn started(rooms: usize) -> (std::path::PathBuf, Store, Vec<Claim>, mpsc::Sender<Job>) {
+        let dir = std::env::temp_dir().join(format!("mahjong-writer-{}", uuid::Uuid::now_v7()));
+        let file = dir.join("t.db");
+        let store = Store::connect(&crate::sqlite_url(&file))
+            .await
+            .expect("opens");
+        let claims = tables(&store, rooms).await;
+        let conn = open(&file, Duration::from_secs(5)).expect("the writer's connection");
+        let (writer, rx) = mpsc::channel(16);
+        FileWriter::new(conn, Checkpoints::of(&store.backend))
+            .spawn(rx, file.clone())
+            .expect("starts");
+        (dir, store, claims, writer)
+    }
+
     /// Offers one append to the thread; the receiver hears its answer.
     async fn offer(
         writer: &mpsc::Sender<Job>,
@@ -220,17 +237,7 @@ mod tests {
     /// A close is answered once the thread has stopped and let go of its queue.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn the_thread_writes_what_it_can_and_hands_back_the_rest() {
-        let dir = std::env::temp_dir().join(format!("mahjong-writer-{}", uuid::Uuid::now_v7()));
-        let file = dir.join("t.db");
-        let store = Store::connect(&crate::sqlite_url(&file))
-            .await
-            .expect("opens");
-        let claims = tables(&store, 2).await;
-        let conn = open(&file, Duration::from_secs(5)).expect("the writer's connection");
-        let (writer, rx) = mpsc::channel(16);
-        FileWriter::new(conn, Checkpoints::of(&store.backend))
-            .spawn(rx, file.clone())
-            .expect("starts");
+        let (dir, store, claims, writer) = started(2).await;
 
         // Two rooms at once: one batch or two, each written by the thread.
         let first = offer(&writer, &claims[0], vec![entry(0), entry(1)]).await;
@@ -285,17 +292,7 @@ mod tests {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn the_log_starts_over_under_rooms_appending_without_pause() {
         const ROOMS: usize = 2;
-        let dir = std::env::temp_dir().join(format!("mahjong-writer-{}", uuid::Uuid::now_v7()));
-        let file = dir.join("t.db");
-        let store = Store::connect(&crate::sqlite_url(&file))
-            .await
-            .expect("opens");
-        let claims = tables(&store, ROOMS).await;
-        let conn = open(&file, Duration::from_secs(5)).expect("the writer's connection");
-        let (writer, rx) = mpsc::channel(16);
-        FileWriter::new(conn, Checkpoints::of(&store.backend))
-            .spawn(rx, file.clone())
-            .expect("starts");
+        let (dir, store, claims, writer) = started(ROOMS).await;
 
         // Each room's next append as soon as its last is answered: the writer commits
         // throughout, as under a server's load, and is idle only between its batches.
