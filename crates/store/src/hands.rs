@@ -135,6 +135,9 @@ impl Store {
                             .push_bind(escape.points)
                             .push_bind(at);
                     });
+                    // Recorded already when they happened (`record_escape`), as a rule: offered
+                    // again here in case that write did not go through.
+                    escapes.push(" ON CONFLICT (player_id, table_id, hand_no) DO NOTHING");
                     escapes.build().execute(&mut *tx).await?;
                 }
                 if !ratings.is_empty() {

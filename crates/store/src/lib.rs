@@ -17,6 +17,7 @@
 
 mod connect;
 mod error;
+mod escapes;
 mod group;
 mod hands;
 mod leaderboard;
@@ -30,9 +31,10 @@ mod tournaments;
 pub use connect::{Access, StoreOptions, default_url, redact as redact_url, sqlite_url};
 pub use error::StoreError;
 pub use model::{
-    Escape, FinishedHand, HandSummary, HistoryEntry, INITIAL_RATING, LeaderboardEntry,
-    LoggedAction, NewTable, Page, Period, Player, PlayerId, Ranking, RatingChange, Recorded,
-    SeatOccupant, SeatResult, Session, TableId, TableRecord, TableStatus, TokenHash, UnixMillis,
+    Escape, EscapeRecord, FinishedHand, HandSummary, HistoryEntry, INITIAL_RATING,
+    LeaderboardEntry, LoggedAction, NewTable, Page, Period, Player, PlayerId, Ranking,
+    RatingChange, Recorded, SeatOccupant, SeatResult, Session, TableId, TableRecord, TableStatus,
+    TokenHash, UnixMillis,
 };
 pub use ownership::{Claim, Claimable, Epoch, NodeId, Ownership};
 pub use tournaments::{

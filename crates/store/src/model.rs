@@ -158,10 +158,19 @@ pub enum SeatOccupant {
         level: String,
     },
     /// A player who escaped: the bot plays the seat for the rest of the match, and hands dealt
-    /// after the escape are not the player's.
+    /// after the one the escape is charged to are not the player's.
     Escaped {
         /// Who.
         player: PlayerId,
+        /// The hand the escape is charged to: the one in play when it happened, or the next
+        /// when it happened between hands. Absent in seats stored before escapes were charged
+        /// this way (read as an escape from an earlier hand).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        hand: Option<u64>,
+        /// Whether that hand was in play when the player escaped: the table's carry-over the
+        /// escape resets (Shanghai's 荒番) is then reset when the hand ends, not before.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        in_play: bool,
     },
 }
 
@@ -169,7 +178,7 @@ impl SeatOccupant {
     /// The player seated here, or who escaped from here.
     pub fn player(&self) -> Option<&PlayerId> {
         match self {
-            SeatOccupant::Player { player } | SeatOccupant::Escaped { player } => Some(player),
+            SeatOccupant::Player { player } | SeatOccupant::Escaped { player, .. } => Some(player),
             SeatOccupant::Empty | SeatOccupant::Bot { .. } => None,
         }
     }
@@ -244,6 +253,22 @@ pub struct Escape {
     pub player: PlayerId,
     /// Penalty points (Shanghai: 15).
     pub points: i64,
+}
+
+/// An escape (逃跑) recorded the moment it happens ([`crate::Store::record_escape`]), with the
+/// seating that shows it, so that no restart or move of the table loses it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EscapeRecord {
+    /// Who escaped.
+    pub player: PlayerId,
+    /// The hand it is charged to (the one in play, or the next when between hands).
+    pub hand_no: u64,
+    /// Ruleset preset id (the leaderboards' key).
+    pub ruleset: String,
+    /// Penalty points (Shanghai: 15; 0 where the rules set none).
+    pub points: i64,
+    /// When it happened.
+    pub at: UnixMillis,
 }
 
 /// A rating adjustment, stored with the hand that changes it (the server rates a table when its

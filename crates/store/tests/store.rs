@@ -5,8 +5,8 @@ mod common;
 use common::{Db, expect_err, hand, on_each_backend, players, table_of};
 use serde_json::json;
 use store::{
-    Escape, Page, Period, PlayerId, Ranking, Recorded, SeatOccupant, Store, StoreError, TableId,
-    TableStatus, TokenHash, UnixMillis,
+    Escape, EscapeRecord, Page, Period, PlayerId, Ranking, Recorded, SeatOccupant, Store,
+    StoreError, TableId, TableStatus, TokenHash, UnixMillis,
 };
 
 const DAY: i64 = 86_400_000;
@@ -159,6 +159,80 @@ async fn a_finished_hand_is_stored_whole_and_a_retry_stores_nothing_more() {
         assert_eq!(record, h1.record);
         expect_err(s.hand(&id, 2).await, |e| {
             matches!(e, StoreError::NotFound { what: "hand", .. })
+        })?;
+        Ok(())
+    })
+    .await;
+}
+
+/// An escape is stored when it happens, with the seating that shows it, both or neither; it
+/// is stored once however often it is offered (again by its finished hand), and never under a
+/// claim that is no longer current.
+#[tokio::test]
+async fn an_escape_is_stored_once_with_its_seat() {
+    on_each_backend(|db| async move {
+        let s = &db.store;
+        let ps = players(&db, 2).await?;
+        let claim = table_of(&db, "shanghai", &ps).await?;
+        let id = claim.table.clone();
+        let mut seats = s.table(&id).await?.seats;
+        seats[1] = SeatOccupant::Escaped {
+            player: ps[1].clone(),
+            hand: Some(0),
+            in_play: true,
+        };
+        let escape = EscapeRecord {
+            player: ps[1].clone(),
+            hand_no: 0,
+            ruleset: "shanghai".into(),
+            points: 15,
+            at: UnixMillis::now(),
+        };
+        s.record_escape(&claim, &seats, &escape).await?;
+        s.record_escape(&claim, &seats, &escape).await?;
+        assert_eq!(
+            s.table(&id).await?.seats,
+            seats,
+            "the seat shows the escape"
+        );
+        assert_eq!(s.escape_penalties(&ps[1]).await?, vec![(id.clone(), 0, 15)]);
+        // The hand escaped from offers it again: nothing more is stored.
+        let mut h0 = hand(&id, 0, &ps, [3, -1, -1, -1]);
+        h0.escapes = vec![Escape {
+            player: ps[1].clone(),
+            points: 15,
+        }];
+        assert_eq!(s.record_hand(&claim, &h0).await?, Recorded::Stored);
+        assert_eq!(db.count("SELECT COUNT(*) FROM escape_penalties").await?, 1);
+        // Another claim on the table fences this one: neither the seat nor the penalty.
+        s.release_table(&claim).await?;
+        let node = store::NodeId::parse("other-node")?;
+        let _ = s
+            .register_node(&node, "127.0.0.1:1", std::time::Duration::from_secs(60))
+            .await;
+        let _newer = s.claim_table(&id, &node).await?.expect("claimed");
+        let later = EscapeRecord {
+            player: ps[0].clone(),
+            ..escape
+        };
+        let mut stale = seats.clone();
+        stale[0] = SeatOccupant::Escaped {
+            player: ps[0].clone(),
+            hand: Some(1),
+            in_play: false,
+        };
+        expect_err(s.record_escape(&claim, &stale, &later).await, |e| {
+            matches!(e, StoreError::Fenced { .. })
+        })?;
+        assert_eq!(s.table(&id).await?.seats, seats);
+        assert_eq!(s.escape_penalties(&ps[0]).await?, vec![]);
+        // A negative penalty is refused before anything is written.
+        let negative = EscapeRecord {
+            points: -1,
+            ..later
+        };
+        expect_err(s.record_escape(&claim, &stale, &negative).await, |e| {
+            matches!(e, StoreError::BadArgument(_))
         })?;
         Ok(())
     })

@@ -14,7 +14,7 @@ use store::{Store, TableId, UnixMillis};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
-use super::seat::{Conn, Occupant, SeatCtl};
+use super::seat::{Charged, Conn, Occupant, SeatCtl};
 use super::{Command, JoinError, RoomSettings, RoomSummary, Timing};
 
 mod hand;
@@ -69,8 +69,6 @@ pub struct Room {
     /// When to try again a bot's action whose log write failed (nothing else would wake the
     /// room for it).
     retry_at: Option<Instant>,
-    /// Players who escaped during the hand in play (their penalty is stored with the hand).
-    escaped_in_hand: Vec<store::PlayerId>,
     summary: Arc<Mutex<RoomSummary>>,
     /// Set once another node holds the table (a write was refused as fenced, or this node
     /// found its claim taken): the room stops at once and its sockets are told the table
@@ -143,7 +141,6 @@ impl Room {
             log_seq,
             rng: SeededRng::new(random_u64()),
             deal_by,
-            escaped_in_hand: Vec::new(),
             store_backoff: super::backoff::Backoff::new(
                 Duration::from_secs(1),
                 Duration::from_secs(30),
@@ -595,14 +592,37 @@ impl Room {
         }
     }
 
-    /// A player has escaped: the bot plays the seat from now on; during a hand, the ruleset's
-    /// penalty is stored with it.
+    /// A player has escaped: the bot plays the seat from now on, and the escape is charged
+    /// to the hand in play, or between hands to the next one (`../shared/rules/README.md`,
+    /// "Escapes, in every family"). It is stored at once, with the seating that shows it, so
+    /// that no restart or move of the table loses it. Once the match's last hand is over there
+    /// is nothing left to escape from.
     async fn escape(&mut self, i: usize) {
-        let Some(p) = self.seats[i].player().cloned() else {
+        let Some(player) = self.seats[i].player().cloned() else {
             return;
         };
-        self.seats[i].escape();
-        self.persist_seats().await;
+        let Some(charged) = self.charge_now() else {
+            return;
+        };
+        self.seats[i].escape(charged);
+        tracing::info!(seat = i, player = %player, hand = charged.hand, "escaped");
+        let record = store::EscapeRecord {
+            player,
+            hand_no: charged.hand,
+            ruleset: self.settings.ruleset.id().to_string(),
+            points: self.escape_points(),
+            at: UnixMillis::now(),
+        };
+        let seats: Vec<store::SeatOccupant> =
+            self.seats.iter().map(|s| s.occupant.stored()).collect();
+        // Boxed, as the seating's other writes are: rare, it would otherwise add its size to
+        // every command's future.
+        if let Err(e) = Box::pin(self.store.record_escape(&self.claim, &seats, &record)).await {
+            // The finished hand offers the penalty again; the seating goes with the next change.
+            crate::metrics::bump(&self.metrics.store_failures_total);
+            self.check_fenced(&e);
+            tracing::error!(error = %e, "the escape could not be stored yet");
+        }
         match &mut self.phase {
             Phase::Playing(_) => {}
             Phase::Storing(storing) => {
@@ -618,9 +638,24 @@ impl Room {
                 self.persist_carried().await;
             }
         }
-        if self.game().is_some() && !self.escaped_in_hand.contains(&p) {
-            tracing::info!(seat = i, player = %p, "escaped");
-            self.escaped_in_hand.push(p);
+    }
+
+    /// The hand an escape now is charged to: the hand in play, or the next one while a result
+    /// is stored or the next deal waits; none before the first deal or once the last hand is
+    /// over.
+    fn charge_now(&self) -> Option<Charged> {
+        let hand = self.hand_no();
+        match &self.phase {
+            Phase::Playing(_) => Some(Charged {
+                hand,
+                in_play: true,
+            }),
+            Phase::Storing(s) if s.last => None,
+            Phase::Storing(_) | Phase::Between { .. } => Some(Charged {
+                hand,
+                in_play: false,
+            }),
+            Phase::Waiting { .. } | Phase::Closing { .. } => None,
         }
     }
 }

@@ -34,7 +34,22 @@ pub enum Occupant {
         id: PlayerId,
         /// Display name.
         name: String,
+        /// The hand the escape is charged to, if known (seats stored before escapes were
+        /// charged say nothing: an escape from an earlier hand).
+        charged: Option<Charged>,
     },
+}
+
+/// The hand an escape is charged to (`../shared/rules/README.md`, "Escapes, in every family"):
+/// the one in play when the player escaped, or the next one when they escaped between hands.
+/// That hand is the escaper's, played by the bot on their account, with the ruleset's penalty.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Charged {
+    /// The hand's number at its table.
+    pub hand: u64,
+    /// Whether it was in play when the player escaped: the carry-over an escape resets
+    /// (Shanghai's 荒番) is then reset when it ends; between hands it was reset at once.
+    pub in_play: bool,
 }
 
 impl Occupant {
@@ -54,9 +69,17 @@ impl Occupant {
                 id: player.clone(),
                 name,
             },
-            store::SeatOccupant::Escaped { player } => Occupant::Escaped {
+            store::SeatOccupant::Escaped {
+                player,
+                hand,
+                in_play,
+            } => Occupant::Escaped {
                 id: player.clone(),
                 name,
+                charged: hand.map(|hand| Charged {
+                    hand,
+                    in_play: *in_play,
+                }),
             },
         })
     }
@@ -69,7 +92,11 @@ impl Occupant {
             Occupant::Bot(level) => store::SeatOccupant::Bot {
                 level: level.to_string(),
             },
-            Occupant::Escaped { id, .. } => store::SeatOccupant::Escaped { player: id.clone() },
+            Occupant::Escaped { id, charged, .. } => store::SeatOccupant::Escaped {
+                player: id.clone(),
+                hand: charged.map(|c| c.hand),
+                in_play: charged.is_some_and(|c| c.in_play),
+            },
         }
     }
 }
@@ -220,6 +247,18 @@ impl SeatCtl {
         }
     }
 
+    /// The escaper charged with hand `hand`, if this seat's player escaped from it.
+    pub fn escaped_from(&self, hand: u64) -> Option<&PlayerId> {
+        match &self.occupant {
+            Occupant::Escaped {
+                id,
+                charged: Some(c),
+                ..
+            } if c.hand == hand => Some(id),
+            _ => None,
+        }
+    }
+
     /// The player who sat here, seated or escaped.
     pub fn sat_here(&self) -> Option<&PlayerId> {
         match &self.occupant {
@@ -236,12 +275,14 @@ impl SeatCtl {
         self.stream.clear();
     }
 
-    /// Turns a seated player into one who escaped; the connection goes.
-    pub fn escape(&mut self) {
+    /// Turns a seated player into one who escaped, charged with `charged`; the connection
+    /// goes.
+    pub fn escape(&mut self, charged: Charged) {
         if let Occupant::Player { id, name } = &self.occupant {
             self.occupant = Occupant::Escaped {
                 id: id.clone(),
                 name: name.clone(),
+                charged: Some(charged),
             };
             self.presence = Presence::Absent;
             self.snapshot_due = false;

@@ -302,7 +302,7 @@ impl Room {
                 return;
             }
         };
-        if !self.escaped_in_hand.is_empty() {
+        if self.escaped_during(hand_no) {
             // The carried 荒番 counter belongs to the people seated (Shanghai): it starts again
             // from the next hand, stored with this one.
             self.table.player_left();
@@ -329,7 +329,7 @@ impl Room {
                 .iter()
                 .enumerate()
                 .map(|(i, s)| SeatResult {
-                    player: self.credited(s).cloned(),
+                    player: credited(s, hand_no).cloned(),
                     delta: settlement.deltas.0[i],
                 })
                 .collect(),
@@ -341,7 +341,7 @@ impl Room {
             } else {
                 TableStatus::Playing
             },
-            escapes: self.escapes(),
+            escapes: self.escapes(hand_no),
             ratings: Vec::new(),
             finished: UnixMillis::now(),
         };
@@ -376,7 +376,6 @@ impl Room {
             carry_reset: false,
         }));
         self.prompts = vec![None; self.seats.len()];
-        self.escaped_in_hand.clear();
         self.publish_summary();
     }
 
@@ -426,29 +425,35 @@ impl Room {
         self.publish_summary();
     }
 
-    /// Whose result a seat's share of the hand is: the seated player's, and an escaper's for the
-    /// hand it escaped from (it cannot leave a losing hand to dodge it), but not for hands dealt
-    /// after the escape, which the bot plays for the table alone.
-    fn credited<'a>(&self, seat: &'a SeatCtl) -> Option<&'a store::PlayerId> {
-        match &seat.occupant {
-            Occupant::Player { id, .. } => Some(id),
-            Occupant::Escaped { id, .. } if self.escaped_in_hand.contains(id) => Some(id),
-            _ => None,
-        }
+    /// Whether a player escaped while hand `hand_no` was in play (an escape between hands
+    /// reset the carry-over at once).
+    fn escaped_during(&self, hand_no: u64) -> bool {
+        self.seats.iter().any(|s| {
+            matches!(
+                &s.occupant,
+                Occupant::Escaped { charged: Some(c), .. } if c.hand == hand_no && c.in_play
+            )
+        })
     }
 
-    /// The players who escaped during the hand, each with the ruleset's penalty. An escape is
-    /// recorded even where the rules set no penalty (0 points), so organisers see who left.
-    pub(super) fn escapes(&self) -> Vec<store::Escape> {
-        let points = self
-            .settings
+    /// The ruleset's escape penalty (逃跑罚分). An escape is recorded even where the rules set
+    /// none (0 points), so organisers see who left.
+    pub(super) fn escape_points(&self) -> i64 {
+        self.settings
             .ruleset
             .rules()
             .flow()
             .escape_penalty
-            .unwrap_or(0);
-        self.escaped_in_hand
+            .unwrap_or(0)
+    }
+
+    /// The players charged with escaping hand `hand_no`, each with the ruleset's penalty: offered
+    /// again with the hand, in case their record did not go through when they escaped.
+    pub(super) fn escapes(&self, hand_no: u64) -> Vec<store::Escape> {
+        let points = self.escape_points();
+        self.seats
             .iter()
+            .filter_map(|s| s.escaped_from(hand_no))
             .map(|p| store::Escape {
                 player: p.clone(),
                 points,
@@ -490,6 +495,18 @@ impl Room {
                 score: self.table.state().scores.0[i],
             })
             .collect()
+    }
+}
+
+/// Whose result a seat's share of hand `hand_no` is: the seated player's, and an escaper's for
+/// the hand its escape is charged to (it cannot leave a losing hand to dodge it, nor leave
+/// between hands to keep a lead), but not for later hands, which the bot plays for the table
+/// alone.
+fn credited(seat: &SeatCtl, hand_no: u64) -> Option<&store::PlayerId> {
+    match &seat.occupant {
+        Occupant::Player { id, .. } => Some(id),
+        Occupant::Escaped { .. } => seat.escaped_from(hand_no),
+        _ => None,
     }
 }
 
