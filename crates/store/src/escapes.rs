@@ -7,10 +7,22 @@ use crate::model::{EscapeRecord, SeatOccupant, UnixMillis, to_i64};
 use crate::ownership::{Claim, epoch_i64};
 use crate::{Store, StoreError, on_backend};
 
-/// Inserts an escape penalty unless that player's escape from that hand is stored already.
-pub(crate) const INSERT_ESCAPE: &str = "INSERT INTO escape_penalties (player_id, table_id, \
-     hand_no, ruleset, points, at_ms) VALUES ($1, $2, $3, $4, $5, $6) \
-     ON CONFLICT (player_id, table_id, hand_no) DO NOTHING";
+/// What makes an escape penalty's insert store it once: nothing, when that player's escape
+/// from that hand is stored already (by `record_escape` or by its hand). A macro, so that
+/// `concat!` can put it into a statement written whole.
+macro_rules! once {
+    () => {
+        " ON CONFLICT (player_id, table_id, hand_no) DO NOTHING"
+    };
+}
+pub(crate) use once;
+
+/// Inserts an escape penalty, once.
+const INSERT_ESCAPE: &str = concat!(
+    "INSERT INTO escape_penalties (player_id, table_id, hand_no, ruleset, points, at_ms) \
+     VALUES ($1, $2, $3, $4, $5, $6)",
+    once!()
+);
 
 impl Store {
     /// Stores a player's escape as it happens: the table's new seating (`seats`, where the
@@ -73,12 +85,7 @@ impl Store {
             .await
         });
         if updated? == 0 {
-            // Not found, or found under another epoch.
-            self.ownership(&claim.table).await?;
-            return Err(StoreError::Fenced {
-                table: claim.table.to_string(),
-                epoch: claim.epoch.0,
-            });
+            return Err(self.refused(claim).await);
         }
         Ok(())
     }

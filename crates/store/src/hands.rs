@@ -137,7 +137,7 @@ impl Store {
                     });
                     // Recorded already when they happened (`record_escape`), as a rule: offered
                     // again here in case that write did not go through.
-                    escapes.push(" ON CONFLICT (player_id, table_id, hand_no) DO NOTHING");
+                    escapes.push(crate::escapes::once!());
                     escapes.build().execute(&mut *tx).await?;
                 }
                 if !ratings.is_empty() {

@@ -151,14 +151,21 @@ impl Store {
                 .rows_affected()
         });
         if done == 0 {
-            // Not found, or found under another epoch.
-            self.ownership(id).await?;
-            return Err(StoreError::Fenced {
-                table: id.to_string(),
-                epoch: claim.epoch.0,
-            });
+            return Err(self.refused(claim).await);
         }
         Ok(())
+    }
+
+    /// Why a write under `claim` changed no row: the table is not found
+    /// ([`StoreError::NotFound`]), or another node holds it now ([`StoreError::Fenced`]).
+    pub(crate) async fn refused(&self, claim: &Claim) -> StoreError {
+        match self.ownership(&claim.table).await {
+            Err(e) => e,
+            Ok(_) => StoreError::Fenced {
+                table: claim.table.to_string(),
+                epoch: claim.epoch.0,
+            },
+        }
     }
 }
 

@@ -613,8 +613,7 @@ impl Room {
             points: self.escape_points(),
             at: UnixMillis::now(),
         };
-        let seats: Vec<store::SeatOccupant> =
-            self.seats.iter().map(|s| s.occupant.stored()).collect();
+        let seats = self.stored_seats();
         // Boxed, as the seating's other writes are: rare, it would otherwise add its size to
         // every command's future.
         if let Err(e) = Box::pin(self.store.record_escape(&self.claim, &seats, &record)).await {

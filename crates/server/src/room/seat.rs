@@ -247,16 +247,22 @@ impl SeatCtl {
         }
     }
 
-    /// The escaper charged with hand `hand`, if this seat's player escaped from it.
-    pub fn escaped_from(&self, hand: u64) -> Option<&PlayerId> {
+    /// The player who escaped from this seat and the hand the escape is charged to, if known.
+    pub fn charged(&self) -> Option<(&PlayerId, Charged)> {
         match &self.occupant {
             Occupant::Escaped {
                 id,
                 charged: Some(c),
                 ..
-            } if c.hand == hand => Some(id),
+            } => Some((id, *c)),
             _ => None,
         }
+    }
+
+    /// The escaper charged with hand `hand`, if this seat's player escaped from it.
+    pub fn escaped_from(&self, hand: u64) -> Option<&PlayerId> {
+        self.charged()
+            .and_then(|(id, c)| (c.hand == hand).then_some(id))
     }
 
     /// The player who sat here, seated or escaped.

@@ -429,10 +429,8 @@ impl Room {
     /// reset the carry-over at once).
     fn escaped_during(&self, hand_no: u64) -> bool {
         self.seats.iter().any(|s| {
-            matches!(
-                &s.occupant,
-                Occupant::Escaped { charged: Some(c), .. } if c.hand == hand_no && c.in_play
-            )
+            s.charged()
+                .is_some_and(|(_, c)| c.hand == hand_no && c.in_play)
         })
     }
 

@@ -323,12 +323,20 @@ impl Room {
         }
     }
 
-    /// Stores the table's seating (a player joins, gives the seat back or escapes); its writes
+    /// The seating as the store keeps it.
+    pub(super) fn stored_seats(&self) -> Vec<store::SeatOccupant> {
+        self.seats.iter().map(|s| s.occupant.stored()).collect()
+    }
+
+    /// Stores the table's seating (a player joins or gives the seat back); its writes
     /// are boxed, as `persist_carried`'s is.
     pub(super) async fn persist_seats(&self) {
-        let seats: Vec<store::SeatOccupant> =
-            self.seats.iter().map(|s| s.occupant.stored()).collect();
-        if let Err(e) = Box::pin(self.store.set_table_seats(&self.claim, &seats)).await {
+        if let Err(e) = Box::pin(
+            self.store
+                .set_table_seats(&self.claim, &self.stored_seats()),
+        )
+        .await
+        {
             crate::metrics::bump(&self.metrics.store_failures_total);
             self.check_fenced(&e);
             tracing::error!(error = %e, "seats could not be stored");
